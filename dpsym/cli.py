@@ -1,0 +1,234 @@
+"""The ``dpsym`` command: verify, figures, reproduce, account.
+
+Exit status: 0 on success, 1 when a ledger claim fails, 2 on bad input (one line on
+stderr naming the parameter, its value and the violated hypothesis; no traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from mpmath import mpf
+
+from dpsym.numerics import nstr
+
+__all__ = ["main"]
+
+PAPER_CHOICES = ("core", "bok2024", "birrell2024", "bravo2025", "liang2025", "tran2022")
+
+
+def _full(x: mpf, dps: int) -> str:
+    """Decimal string of ``x`` at ``dps`` significant digits (JSON output)."""
+    return nstr(x, dps, strip_zeros=False) if isinstance(x, mpf) else str(x)
+
+
+def _run_claims(paper: str | None, dps: int, progress: bool) -> list[tuple[object, object]]:
+    from dpsym.claims import all_claims
+
+    claims = all_claims(paper)
+    it = claims
+    if progress:
+        from tqdm import tqdm
+
+        it = tqdm(claims, desc="claims", unit="claim", file=sys.stderr)
+    return [(c, c.run(dps)) for c in it]
+
+
+def _print_table(rows: list[tuple[object, object]]) -> None:
+    from dpsym.claims import PAPERS, summarize
+
+    by_paper: dict[str, list] = {}
+    for c, o in rows:
+        by_paper.setdefault(c.paper, []).append((c, o))
+    for paper, items in by_paper.items():
+        print(f"\n== {paper}: {PAPERS[paper]} ==")
+        header = ("id", "ref", "printed", "recomputed", "digits", "verdict")
+        table = [header] + [
+            (c.id, c.ref, c.printed or "-", o.value or "-",
+             "exact" if o.digits is None else str(o.digits), o.verdict)
+            for c, o in items
+        ]
+        widths = [min(max(len(r[i]) for r in table), 48) for i in range(len(header))]
+        for r in table:
+            print("  ".join(v[: widths[i]].ljust(widths[i]) for i, v in enumerate(r)))
+        for c, o in items:
+            if o.verdict in ("erratum", "unresolved", "failed"):
+                extra = f" corrected: {o.corrected}." if o.corrected else ""
+                print(f"  [{o.verdict}] {c.id}:{extra} {o.evidence}")
+    counts = summarize(rows)
+    print("\n" + ", ".join(f"{v} {k}" for k, v in counts.items()) + f" ({len(rows)} claims)")
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    t0 = time.perf_counter()
+    rows = _run_claims(args.paper, args.dps, progress=not args.json and args.progress)
+    if args.json:
+        print(json.dumps([
+            {"id": c.id, "paper": c.paper, "ref": c.ref, "kind": c.kind, "printed": c.printed,
+             "value": o.value, "digits": o.digits, "verdict": o.verdict,
+             "corrected": o.corrected, "evidence": o.evidence}
+            for c, o in rows
+        ], indent=1))
+    else:
+        _print_table(rows)
+        print(f"verified at dps={args.dps} in {time.perf_counter() - t0:.1f} s")
+    return 1 if any(o.verdict == "failed" for _, o in rows) else 0
+
+
+def cmd_figures(args: argparse.Namespace) -> int:
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only: never open a window
+    from dpsym.figures import save_all
+
+    paths = save_all(Path(args.out), args.paper, progress=args.progress)
+    for p in paths:
+        print(p)
+    return 0
+
+
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    status = cmd_verify(args)
+    args.progress = True
+    cmd_figures(args)
+    return status
+
+
+def _parse_orders(text: str | None) -> Sequence[str] | None:
+    if text is None:
+        return None
+    out: list[str] = []
+    for part in text.split(","):
+        part = part.strip()
+        if ":" in part:  # a:b -> integers a..b
+            a, b = part.split(":")
+            out += [str(k) for k in range(int(a), int(b) + 1)]
+        elif part:
+            out.append(part)
+    return out
+
+
+def cmd_account(args: argparse.Namespace) -> int:
+    from dpsym.accounting import (
+        DEFAULT_ORDERS,
+        GaussianDP,
+        PoissonSampledGaussian,
+        gdp_account,
+        rdp_account,
+    )
+    from dpsym.errors import HypothesisError
+
+    if args.mu is not None:
+        if any(v is not None for v in (args.sigma, args.q)):
+            raise HypothesisError("--mu", args.mu, "not combined with --sigma/--q", "dpsym account")
+        rep = gdp_account(GaussianDP(args.mu), delta=args.delta, eps=args.eps, dps=args.dps)
+    else:
+        for name in ("sigma", "q"):
+            if getattr(args, name) is None:
+                raise HypothesisError(f"--{name}", None, "required for DP-SGD (or give --mu)",
+                                      "dpsym account")
+        event = PoissonSampledGaussian(args.q, args.sigma, args.steps)
+        orders = _parse_orders(args.orders) or DEFAULT_ORDERS
+        rep = rdp_account(event, delta=args.delta, eps=args.eps, orders=orders,
+                          conversion=args.conversion, dps=args.dps, continuous=args.continuous)
+    key = rep.target
+    if args.json:
+        obj = {
+            key: _full(rep.value, args.dps),
+            "delta" if key == "epsilon" else "epsilon": _full(rep.given, args.dps),
+            "order": None if rep.order is None else _full(rep.order, args.dps),
+            "conversion": rep.conversion,
+            "rdp": [[_full(a, args.dps), _full(v, args.dps)] for a, v in rep.rdp],
+            "alternatives": {c: {key: _full(v, args.dps),
+                                 "order": None if a is None else _full(a, args.dps)}
+                             for c, (v, a) in rep.alternatives.items()},
+            "mechanism": rep.mechanism,
+            "dps": args.dps,
+        }
+        print(json.dumps(obj, indent=1))
+        return 0
+    m = rep.mechanism
+    print("mechanism: " + ", ".join(f"{k}={v}" for k, v in m.items() if k != "reference"))
+    given = "delta" if key == "epsilon" else "eps"
+    order = "" if rep.order is None else f" at order alpha = {nstr(rep.order, 6)}"
+    print(f"{key} = {nstr(rep.value, min(args.dps, 20))}{order}  "
+          f"({given} = {nstr(rep.given, 6)}, {rep.conversion}: {m['reference']})")
+    for c, (v, a) in rep.alternatives.items():
+        print(f"  {c:>12}: {key} = {nstr(v, 12)} at alpha = {nstr(a, 6)}")
+    print(f"(upper bound, rounded up at {args.dps} digits)")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from dpsym.rdp.conversions import CONVERSIONS
+
+    p = argparse.ArgumentParser(prog="dpsym", description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def paper_opts(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--paper", choices=PAPER_CHOICES, default=None)
+        sp.add_argument("--dps", type=int, default=30, help="working precision (digits)")
+        sp.add_argument("--json", action="store_true", help="rows as a JSON list")
+        sp.add_argument("--no-progress", dest="progress", action="store_false")
+
+    v = sub.add_parser("verify", help="recompute every ledger claim")
+    paper_opts(v)
+    v.set_defaults(func=cmd_verify)
+
+    f = sub.add_parser("figures", help="regenerate figures (PNG + PDF)")
+    f.add_argument("--paper", choices=PAPER_CHOICES, default=None)
+    f.add_argument("--out", default="figures")
+    f.add_argument("--no-progress", dest="progress", action="store_false")
+    f.set_defaults(func=cmd_figures)
+
+    r = sub.add_parser("reproduce", help="verify every claim and regenerate every figure")
+    paper_opts(r)
+    r.add_argument("--out", default="figures")
+    r.set_defaults(func=cmd_reproduce)
+
+    a = sub.add_parser("account", help="privacy accountant (DP-SGD via RDP, or GDP)")
+    a.add_argument("--sigma", help="noise multiplier (noise std / clipping norm)")
+    a.add_argument("--q", help="Poisson sampling probability")
+    a.add_argument("--steps", default="1", help="number of steps (default 1)")
+    a.add_argument("--mu", help="GDP parameter mu (instead of --sigma/--q)")
+    g = a.add_mutually_exclusive_group(required=True)
+    g.add_argument("--delta", help="report eps at this delta")
+    g.add_argument("--eps", help="report delta at this eps")
+    a.add_argument("--orders", help="comma list of orders; a:b means the integers a..b")
+    a.add_argument("--conversion", choices=CONVERSIONS, default="balle2020")
+    a.add_argument("--continuous", action="store_true",
+                   help="also optimise the order over real alpha")
+    a.add_argument("--dps", type=int, default=30)
+    a.add_argument("--json", action="store_true")
+    a.set_defaults(func=cmd_account)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "dps", 30) < 5:
+        print(f"dpsym: error: --dps={args.dps} violates dps >= 5", file=sys.stderr)
+        return 2
+    if args.command == "account":
+        from dpsym.errors import require_integer
+
+        try:
+            args.steps = require_integer("--steps", args.steps, "dpsym account", minimum=1)
+        except ValueError as exc:
+            print(f"dpsym: error: {exc}", file=sys.stderr)
+            return 2
+    try:
+        return args.func(args)
+    except ValueError as exc:
+        print(f"dpsym: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

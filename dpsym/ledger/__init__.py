@@ -1,0 +1,1 @@
+"""Ledger entries, one module per paper; importing a module registers its claims."""

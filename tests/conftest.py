@@ -1,0 +1,9 @@
+"""Shared test configuration: hypothesis profiles sized for CI (2 cores, < 15 min)."""
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci", deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow],
+    derandomize=True,
+)
+settings.load_profile("ci")
