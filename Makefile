@@ -32,7 +32,7 @@ pytest: $(STAMP)
 	$(BIN)/python -m pytest -n 2 tests
 
 nbval: $(STAMP)
-	$(BIN)/python -m pytest -n 2 $(NBVAL) notebooks
+	$(BIN)/python -m pytest -n 2 --dist loadfile $(NBVAL) notebooks
 
 verify: $(STAMP)
 	$(BIN)/dpsym verify
