@@ -197,6 +197,13 @@ def identity_outcome(residual: Callable[[int], mpf], scale: Callable[[int], mpf]
                    f"{evidence}; |residual| = {nstr(abs(r), 3)} vs tolerance {nstr(tol, 2)}")
 
 
+def symbolic_outcome(derive: Callable[[], object]) -> Outcome:
+    """Outcome of a sympy derivation (:class:`dpsym.fdp.symbolic.Derivation`): exact, no digits."""
+    d = derive()
+    return Outcome("reproduced" if d.holds else "failed", f"residual = {d.residual}", None,
+                   d.notes)
+
+
 def summarize(outcomes: Iterable[tuple[Claim, Outcome]]) -> dict[str, int]:
     """Counts by verdict."""
     counts = dict.fromkeys(VERDICTS, 0)

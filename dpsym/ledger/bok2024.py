@@ -5,23 +5,16 @@ from __future__ import annotations
 import mpmath
 from mpmath import mpf
 
-from dpsym.claims import Claim, Outcome, identity_outcome, register
+from dpsym.claims import Claim, Outcome, identity_outcome, register, symbolic_outcome
 from dpsym.fdp.symbolic import gaussian_renyi_divergence, gdp_delta_from_conjugate
 from dpsym.numerics import nstr, precision
 from dpsym.papers import bok2024 as paper
-
-
-def _symbolic(derive) -> Outcome:
-    d = derive()
-    return Outcome("reproduced" if d.holds else "failed", f"residual = {d.residual}", None,
-                   d.notes)
-
 
 register(Claim(
     id="bok2024/lemA.3/conjugate", paper="bok2024", kind="identity", ref="Lemma A.3",
     statement="delta(eps) = 1 + G(mu)*(-e^eps) reproduces Phi(-eps/mu+mu/2) - "
               "e^eps Phi(-eps/mu-mu/2) (sympy, from the convex conjugate).",
-    check=lambda dps: _symbolic(gdp_delta_from_conjugate),
+    check=lambda dps: symbolic_outcome(gdp_delta_from_conjugate),
 ))
 
 
@@ -42,7 +35,7 @@ register(Claim(
 register(Claim(
     id="bok2024/lemA.4/gaussian-renyi", paper="bok2024", kind="identity", ref="Lemma A.4",
     statement="D_alpha(N(mu,1) || N(0,1)) = alpha mu^2 / 2 (sympy integral).",
-    check=lambda dps: _symbolic(gaussian_renyi_divergence),
+    check=lambda dps: symbolic_outcome(gaussian_renyi_divergence),
 ))
 
 

@@ -5,25 +5,18 @@ from __future__ import annotations
 import mpmath
 from mpmath import mpf
 
-from dpsym.claims import Claim, Outcome, identity_outcome, register, stable_value
+from dpsym.claims import Claim, Outcome, identity_outcome, register, stable_value, symbolic_outcome
 from dpsym.fdp import gdp_delta, gdp_epsilon
 from dpsym.fdp.symbolic import balle_equals_cks
 from dpsym.numerics import Phi_inv, nstr, precision
 from dpsym.rdp import poisson_gaussian_rdp
 from dpsym.rdp.conversions import epsilon_from_rdp, optimal_delta
 
-
-def _symbolic(derive) -> Outcome:
-    d = derive()
-    return Outcome("reproduced" if d.holds else "failed", f"residual = {d.residual}", None,
-                   d.notes)
-
-
 register(Claim(
     id="core/balle2020=cks2020", paper="core", kind="identity",
     ref="Balle et al. 2020 Thm 21; CKS20 Prop. 12",
     statement="The two RDP->(eps, delta) conversions are the same formula (sympy).",
-    check=lambda dps: _symbolic(balle_equals_cks),
+    check=lambda dps: symbolic_outcome(balle_equals_cks),
 ))
 
 
