@@ -1,0 +1,193 @@
+"""Shift sequences of the shifted interpolated process (Bok, Su & Altschuler 2024, Sec. 3, App. C).
+
+Notation (Thm C.3): per step k = 1..t the maps phi_k, phi'_k are c-Lipschitz and differ by at
+most s_k; the interpolated process tracks X at distance z_k (z_0 given, z_t = 0) and pays
+a_k = lambda_k (c z_{k-1} + s_k) per step, with
+
+    z_k = (1 - lambda_k)(c z_{k-1} + s_k),   i.e.   z_k + a_k = c z_{k-1} + s_k.
+
+The privacy bound is G(sqrt(sum_k a_k^2) / sigma); the best bound solves the *shift problem*
+
+    minimise sum_k a_k^2  subject to  z_k + a_k = c z_{k-1} + s_k,  a_k, z_k >= 0,  z_t = 0,
+
+a convex quadratic programme (lambda_k = a_k / (c z_{k-1} + s_k) is then in [0, 1]).
+
+* :func:`lemma_c6_symbolic` derives the optimum for constant s_k = s, 0 < c < 1, z_0 = 0
+  (Lemma C.6) with sympy, for *symbolic* t: the recursion telescopes to the single linear
+  constraint sum_k c^(t-k) a_k = s (1 - c^t)/(1 - c), and Cauchy-Schwarz (equivalently the
+  Lagrange condition a_k proportional to c^(t-k)) gives the minimiser.
+* :func:`solve_shift_problem` solves any instance numerically (scipy SLSQP) and
+  :func:`kkt_certificate` certifies a candidate at high precision: feasibility plus KKT
+  multipliers of the right sign prove global optimality of a convex programme.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import mpmath
+import numpy as np
+import sympy as sp
+from mpmath import mpf
+from scipy.optimize import minimize
+
+from dpsym.errors import require, require_integer
+from dpsym.numerics import DEFAULT_DPS, Number, precision, to_mpf
+
+__all__ = [
+    "ShiftSolution",
+    "generic_branch",
+    "kkt_certificate",
+    "lemma_c6_shifts",
+    "lemma_c6_symbolic",
+    "solve_shift_problem",
+]
+
+REF_C6 = "Bok et al. 2024, Lemma C.6"
+
+
+@dataclass(frozen=True)
+class LemmaC6:
+    """Sympy results of Lemma C.6: symbols (c, s, t, k) and expressions in them."""
+
+    c: sp.Symbol
+    s: sp.Symbol
+    t: sp.Symbol
+    k: sp.Symbol
+    constraint_rhs: sp.Expr  # sum_k c^(t-k) a_k = this
+    value: sp.Expr  # min sum a_k^2
+    a: sp.Expr  # a_k
+    z: sp.Expr  # z_k
+    lam: sp.Expr  # lambda_k
+
+
+@cache
+def lemma_c6_symbolic() -> LemmaC6:
+    """Derive Lemma C.6 with sympy for symbolic c, s, t and step index k.
+
+    1. Unrolling z_k = c z_{k-1} + s - a_k from z_0 = 0 gives
+       z_t = sum_{j<=t} c^(t-j) (s - a_j); z_t = 0 is the linear constraint
+       sum_j c^(t-j) a_j = s sum_j c^(t-j)  (sympy sums the geometric series).
+    2. Minimising sum a_j^2 under one linear constraint w . a = R: the Lagrange condition
+       gives a_j = R w_j / |w|^2 (Cauchy-Schwarz equality), value R^2 / |w|^2.
+    3. z_k = sum_{j<=k} c^(k-j) (s - a_j) and lambda_k = a_k / (c z_{k-1} + s).
+    """
+    c = sp.Symbol("c", positive=True)
+    s = sp.Symbol("s", positive=True)
+    t = sp.Symbol("t", integer=True, positive=True)
+    k, j = sp.symbols("k j", integer=True, positive=True)
+    w = c ** (t - j)
+    rhs = generic_branch(sp.summation(s * w, (j, 1, t)))
+    w_norm2 = generic_branch(sp.summation(w**2, (j, 1, t)))
+    value = sp.factor(sp.simplify(rhs**2 / w_norm2))
+    a_j = sp.simplify(rhs * w / w_norm2)
+    a_k = sp.factor(sp.simplify(a_j.subs(j, k)))
+    z_k = sp.factor(sp.simplify(generic_branch(sp.summation(sp.expand(c ** (k - j) * (s - a_j)),
+                                                       (j, 1, k)))))
+    lam_k = sp.factor(sp.simplify(a_k / (c * z_k.subs(k, k - 1) + s)))
+    return LemmaC6(c, s, t, k, rhs, value, a_k, z_k, lam_k)
+
+
+def generic_branch(expr: sp.Expr) -> sp.Expr:
+    """The c != 1 branch of a geometric sum (sympy returns Piecewise((c == 1 case), (generic)))."""
+    expr = sp.piecewise_fold(expr)
+    if isinstance(expr, sp.Piecewise):
+        return sp.simplify(expr.args[-1].expr)
+    return sp.simplify(expr)
+
+
+@dataclass(frozen=True)
+class ShiftSolution:
+    """A shift sequence: a_k, z_k (k = 0..t, z_0 first) and lambda_k, and sum a_k^2."""
+
+    a: list[mpf]
+    z: list[mpf]
+    lam: list[mpf]
+    value: mpf
+
+
+def lemma_c6_shifts(c: Number, s: Number, t: int, dps: int = DEFAULT_DPS) -> ShiftSolution:
+    """The optimal shifts of Lemma C.6 at (c, s, t), from the sympy-derived closed forms."""
+    t = require_integer("t", t, REF_C6, minimum=1)
+    d = lemma_c6_symbolic()
+    with precision(dps):
+        cv, sv = to_mpf(c, "c", REF_C6), to_mpf(s, "s", REF_C6)
+        require(0 < cv < 1, "c", c, "0 < c < 1", REF_C6)
+        require(sv > 0, "s", s, "s > 0", REF_C6)
+        subs = {d.c: cv, d.s: sv, d.t: t}
+        fa = sp.lambdify(d.k, d.a.subs(subs), "mpmath")
+        fz = sp.lambdify(d.k, d.z.subs(subs), "mpmath")
+        fl = sp.lambdify(d.k, d.lam.subs(subs), "mpmath")
+        a = [mpf(fa(mpf(k))) for k in range(1, t + 1)]
+        z = [mpf(0)] + [mpf(fz(mpf(k))) for k in range(1, t + 1)]
+        lam = [mpf(fl(mpf(k))) for k in range(1, t + 1)]
+        value = mpf(sp.lambdify((), d.value.subs(subs), "mpmath")())
+    return ShiftSolution(a, z, lam, value)
+
+
+def solve_shift_problem(
+    c: float, s: Sequence[float], z0: float = 0.0
+) -> tuple[np.ndarray, float]:
+    """Solve the shift problem numerically (float64, scipy SLSQP): (a, sum a^2).
+
+    Variables a_1..a_t >= 0; z_k = c z_{k-1} + s_k - a_k must stay >= 0 and end at z_t = 0.
+    Generic: s_k may vary with k (cyclic batches put s_k = 0 off the differing batch).
+    """
+    s = np.asarray(s, dtype=float)
+    t = len(s)
+
+    def zs(a: np.ndarray) -> np.ndarray:
+        z = np.empty(t + 1)
+        z[0] = z0
+        for k in range(t):
+            z[k + 1] = c * z[k] + s[k] - a[k]
+        return z
+
+    cons = [{"type": "eq", "fun": lambda a: zs(a)[-1]},
+            {"type": "ineq", "fun": lambda a: zs(a)[1:-1]}] if t > 1 else [
+            {"type": "eq", "fun": lambda a: zs(a)[-1]}]
+    x0 = np.full(t, (c * z0 + s.sum()) / t)
+    res = minimize(lambda a: float(a @ a), x0, jac=lambda a: 2 * a, method="SLSQP",
+                   bounds=[(0, None)] * t, constraints=cons,
+                   options={"ftol": 1e-15, "maxiter": 1000})
+    return res.x, float(res.x @ res.x)
+
+
+def kkt_certificate(c: Number, s: Sequence[Number], a: Sequence[Number], z0: Number = 0,
+                    dps: int = DEFAULT_DPS) -> dict[str, mpf]:
+    """Certify that ``a`` solves the shift problem: residuals of feasibility and KKT.
+
+    Substituting z, the problem is min |a|^2 over a >= 0 with linear constraints
+    z_t(a) = 0 and z_k(a) >= 0, where z_k(a) = c^k z0 + sum_{j<=k} c^(k-j)(s_j - a_j).
+    If every z_k (k < t) and a_k is strictly positive, only z_t = 0 binds and KKT reduces
+    to 2 a = nu grad(z_t) = -nu (c^(t-1), ..., 1): a must be proportional to c^(t-k) with
+    a multiplier nu < 0.  Returned: the largest constraint violation, the largest
+    deviation from proportionality, min a_k and min z_k (k < t); for a convex programme
+    these being ~0, ~0, > 0, > 0 prove global optimality.
+    """
+    with precision(dps):
+        cv = to_mpf(c, "c")
+        sv = [to_mpf(x, "s") for x in s]
+        av = [to_mpf(x, "a") for x in a]
+        t = len(sv)
+        z = [to_mpf(z0, "z0")]
+        for k in range(t):
+            z.append(cv * z[-1] + sv[k] - av[k])
+        grad = [cv ** (t - 1 - k) for k in range(t)]
+        ratios = [av[k] / grad[k] for k in range(t)]
+        spread = max(ratios) - min(ratios)
+        return {
+            "z_t": abs(z[-1]),
+            "proportionality": spread / max(abs(r) for r in ratios),
+            "min_a": min(av),
+            "min_z_interior": min(z[1:-1]) if t > 1 else mpf("inf"),
+        }
+
+
+def _lambda_from(a: Sequence[mpf], z: Sequence[mpf], c: mpf, s: Sequence[mpf]) -> list[mpf]:
+    return [a[k] / (c * z[k] + s[k]) for k in range(len(a))]
+
+
+_ = mpmath  # mpmath is the lambdify target
