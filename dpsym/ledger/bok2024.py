@@ -17,7 +17,13 @@ from dpsym.claims import (
 from dpsym.fdp.symbolic import gaussian_renyi_divergence, gdp_delta_from_conjugate
 from dpsym.numerics import nstr, precision
 from dpsym.papers import bok2024 as paper
-from dpsym.shifts import kkt_certificate, lemma_c6_shifts, lemma_c6_symbolic, solve_shift_problem
+from dpsym.shifts import (
+    kkt_certificate,
+    lemma_c6_shifts,
+    lemma_c6_symbolic,
+    lemma_c8_symbolic,
+    solve_shift_problem,
+)
 from dpsym.shifts.interpolation import generic_branch
 
 register(Claim(
@@ -244,4 +250,91 @@ register(Claim(
     statement="On phi(x) = c x vs phi'(x) = c x + s the two output Gaussians have exactly the "
               "tradeoff G(mu) of Thm C.5 (sympy), so Thm 4.2 is tight.",
     check=_tight_instance,
+))
+
+
+# --- NoisyGD, constrained convex: Lemma C.8, Thm 4.3, Table 8 ----------------------------
+
+def _lemma_c8(dps: int) -> Outcome:
+    import sympy as sp
+
+    d = lemma_c8_symbolic()
+    s, D, N = d.s, d.D, d.N
+    i = sp.Symbol("i", integer=True, nonnegative=True)
+    R = D / N
+    printed = {"value": (s + D / N) ** 2 * N, "argmin": D / s, "min": 4 * s * D,
+               "a_k": s + R, "z_k": R * (N - i), "lambda_k": (s + R) / (s + R * (N - i + 1))}
+    derived = {"value": d.value, "argmin": d.argmin, "min": d.min_value, "a_k": d.a,
+               "z_k": d.z, "lambda_k": d.lam}
+    resid = {k: sp.simplify(derived[k] - printed[k]) for k in printed}
+    ok = all(r == 0 for r in resid.values())
+    return Outcome("reproduced" if ok else "failed",
+                   "residuals " + ", ".join(f"{k}: {r}" for k, r in resid.items()), None,
+                   "c = 1 telescopes to sum a_k = D + N s (N = t - tau); Cauchy-Schwarz and "
+                   "d/dN = 0 give value, argmin D/s and minimum 4 s D; z_k = R (t - k), "
+                   "lambda_k = (s + R)/(s + R (t - k + 1)) with R = D/N")
+
+
+register(Claim(
+    id="bok2024/lemC.8/closed-form", paper="bok2024", kind="optimum", ref="Lemma C.8",
+    statement="Lemma C.8's value (s + D/N)^2 N, argmin N = D/s, minimum 4sD and optimal "
+              "sequences, derived by sympy.",
+    check=_lemma_c8,
+))
+
+
+def _table_8_claims() -> None:
+    f = paper.TABLE_8
+    for ln in f["L_over_n"]:
+        for eta, (p_t, p_mu) in zip(f["eta"], f["printed"][ln], strict=True):
+            def t_star(d: int, ln: str = ln, eta: str = eta) -> mpf:
+                return mpf(paper.thm_4_3_dominance_threshold(ln, 1, eta, f["D"]))
+
+            def mu_star(d: int, ln: str = ln, eta: str = eta) -> mpf:
+                t = paper.thm_4_3_dominance_threshold(ln, 1, eta, f["D"])
+                return paper.thm_4_3(ln, 1, f["sigma"], eta, f["D"], t, dps=d)
+
+            for what, fn, p in (("t*", t_star, p_t), ("mu*", mu_star, p_mu)):
+                register(Claim(
+                    id=f"bok2024/table8/L/n={ln},eta={eta},{what}", paper="bok2024",
+                    kind="table", ref="Table 8",
+                    statement=f"NoisyGD constrained (Thm 4.3), D=1, sigma=8: {what} at "
+                              f"L/n={ln}, eta={eta}",
+                    printed=p,
+                    check=lambda dps, fn=fn, p=p: compare_printed(fn, p, dps),
+                ))
+
+
+_table_8_claims()
+
+
+def _dominance_erratum(dps: int) -> Outcome:
+    # q = D n/(eta L) = 11/10 (L/n = 1, eta = 1, D = 11/10); the paper says t > 4q = 4.4 suffices.
+    L, n, eta, D = 1, 1, 1, "1.1"
+    t = 5
+    mu43 = paper.thm_4_3(L, n, 1, eta, D, t, dps=dps)
+    mu41 = paper.thm_4_1(L, n, 1, t, dps=dps)
+    exact = paper.thm_4_3_dominance_threshold(L, n, eta, D)
+    # Above the corrected threshold Thm 4.3 is never worse, on a grid of q.
+    ok_above = all(
+        paper.thm_4_3(1, 1, 1, 1, q, paper.thm_4_3_dominance_threshold(1, 1, 1, q), dps=dps)
+        <= paper.thm_4_1(1, 1, 1, paper.thm_4_3_dominance_threshold(1, 1, 1, q), dps=dps)
+        for q in ("0.5", "1.1", "2.7", "3", "10.01"))
+    if mu43 > mu41 and ok_above:
+        return Outcome("erratum", f"t=5 > 4q=4.4: Thm 4.3 mu {nstr(mu43, 6)} > Thm 4.1 "
+                       f"mu {nstr(mu41, 6)}", None,
+                       "counterexample q = Dn/(eta L) = 1.1, t = 5: mu_4.3^2 = (L/n sigma)^2 "
+                       "(3q + ceil q) = 5.3 > 5 = mu_4.1^2; Thm 4.3 dominates Thm 4.1 exactly "
+                       f"when t >= 3q + ceil(q) (here t >= {exact}), checked for q in "
+                       "{0.5, 1.1, 2.7, 3, 10.01}",
+                       corrected="t >= 3 Dn/(eta L) + ceil(Dn/(eta L))")
+    return Outcome("reproduced", f"{nstr(mu43, 6)} <= {nstr(mu41, 6)}", None,
+                   "no counterexample: the printed threshold holds here")
+
+
+register(Claim(
+    id="bok2024/thm4.3/dominance-threshold", paper="bok2024", kind="erratum", ref="Sec. 4.1",
+    statement="'for t > 4Dn/(eta L) [Thm 4.3] dominates Theorem 4.1' (text after Thm 4.3).",
+    printed="t > 4Dn/(eta L)",
+    check=_dominance_erratum,
 ))

@@ -5,6 +5,7 @@ from dpsym.shifts.interpolation import (
     kkt_certificate,
     lemma_c6_shifts,
     lemma_c6_symbolic,
+    lemma_c8_symbolic,
     solve_shift_problem,
 )
 
@@ -13,5 +14,6 @@ __all__ = [
     "kkt_certificate",
     "lemma_c6_shifts",
     "lemma_c6_symbolic",
+    "lemma_c8_symbolic",
     "solve_shift_problem",
 ]

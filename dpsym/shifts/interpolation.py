@@ -42,6 +42,7 @@ __all__ = [
     "kkt_certificate",
     "lemma_c6_shifts",
     "lemma_c6_symbolic",
+    "lemma_c8_symbolic",
     "solve_shift_problem",
 ]
 
@@ -191,3 +192,38 @@ def _lambda_from(a: Sequence[mpf], z: Sequence[mpf], c: mpf, s: Sequence[mpf]) -
 
 
 _ = mpmath  # mpmath is the lambdify target
+
+
+@dataclass(frozen=True)
+class LemmaC8:
+    """Sympy results of Lemma C.8 (c = 1, z_tau = D, z_t = 0), with N = t - tau steps."""
+
+    s: sp.Symbol
+    D: sp.Symbol
+    N: sp.Symbol
+    value: sp.Expr  # min sum a_k^2 as a function of N
+    argmin: sp.Expr  # minimiser over real N > 0
+    min_value: sp.Expr  # value at the minimiser
+    a: sp.Expr  # a_k (constant)
+    z: sp.Expr  # z_k, k = tau + i  (i = 0..N), in terms of i
+    lam: sp.Expr  # lambda at step tau + i (i = 1..N)
+
+
+@cache
+def lemma_c8_symbolic() -> LemmaC8:
+    """Derive Lemma C.8 with sympy: the shift problem with c = 1 started at distance D.
+
+    With c = 1 the recursion z_k + a_k = z_{k-1} + s telescopes over N = t - tau steps to
+    sum a_k = D + N s (z_tau = D, z_t = 0), so by Cauchy-Schwarz a_k = s + D/N and the value
+    is (D + N s)^2 / N; over real N > 0 it is minimised where its derivative vanishes.
+    """
+    s, D, N = sp.symbols("s D N", positive=True)
+    i = sp.Symbol("i", integer=True, nonnegative=True)
+    total = D + N * s
+    value = sp.factor(total**2 / N)
+    (argmin,) = [r for r in sp.solve(sp.diff(value, N), N) if r.is_positive]
+    min_value = sp.simplify(value.subs(N, argmin))
+    a = sp.simplify(total / N)
+    z = sp.simplify(D + i * s - i * a)  # z after i steps
+    lam = sp.simplify(a / (z.subs(i, i - 1) + s))
+    return LemmaC8(s, D, N, value, argmin, min_value, a, z, lam)

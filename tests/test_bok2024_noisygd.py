@@ -1,4 +1,5 @@
-"""Bok et al. 2024, NoisyGD on strongly convex losses: Lemma 2.8, Lemma C.6, Thms 4.1/4.2."""
+"""Bok et al. 2024, full-batch NoisyGD: strongly convex (Lemma 2.8, C.6, Thms 4.1, 4.2) and
+constrained convex (Lemma C.8, Thms C.7, 4.3)."""
 
 import mpmath
 import numpy as np
@@ -89,5 +90,45 @@ def test_montecarlo_is_seeded_and_close():
     (lambda: lemma_c6_shifts("0.5", -1, 3), "s=-1 violates s > 0"),
 ])
 def test_bad_input(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+# --- constrained convex: Lemma C.8, Thms C.7 / 4.3, Table 8 ------------------------------
+
+def test_thm_c7_at_optimal_n_and_thm_4_3_bound():
+    # N = D/s exactly: (s sqrt N + D/sqrt N)^2 = 4 s D.
+    with precision(30):
+        mu = paper.thm_c_7("0.25", 1, 1, 4, dps=30)
+        assert agreeing_digits(mu, mpmath.sqrt(mpf(1))) >= 29
+    # Thm 4.3 (with the ceiling) is never below Thm C.7 at N = ceil(D/s).
+    for ln, eta in (("0.3", "0.1"), ("1", "0.07")):
+        q = paper.thm_4_3_dominance_threshold(ln, 1, eta, 1)
+        s = mpf(ln) * mpf(eta)
+        n_steps = int(mpmath.ceil(1 / s))
+        assert paper.thm_4_3(ln, 1, 1, eta, 1, q) >= paper.thm_c_7(s, 1, eta, n_steps)
+
+
+def test_table_8_rows():
+    printed = paper.TABLE_8["printed"]
+    for ln, cells in paper.table_8(dps=20):
+        assert [(str(t), f"{float(m):.3f}") for t, m in cells] == list(printed[ln])
+
+
+def test_dominance_threshold_is_exact():
+    for q in ("0.5", "1.1", "2.7", "3", "7.25"):
+        t_star = paper.thm_4_3_dominance_threshold(1, 1, 1, q)
+        assert paper.thm_4_3(1, 1, 1, 1, q, t_star) <= paper.thm_4_1(1, 1, 1, t_star)
+        if t_star - 1 >= mpf(q):
+            assert paper.thm_4_3(1, 1, 1, 1, q, t_star - 1) > paper.thm_4_1(1, 1, 1, t_star - 1)
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda: paper.thm_4_3(1, 1, 1, "0.1", 1, 5), r"t=5 violates t >= D n/\(eta L\) = 10"),
+    (lambda: paper.thm_4_3(1, 1, 1, "0.5", 1, 5, M=10), r"eta=0.5 violates eta <= 2/M = 0.2"),
+    (lambda: paper.thm_4_3(1, 1, 1, "0.1", 0, 50), "D=0 violates D > 0"),
+    (lambda: paper.thm_c_7(1, 1, 1, 0), "steps=0 violates steps >= 1"),
+])
+def test_constrained_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
