@@ -10,7 +10,13 @@ from mpmath import mpf
 
 from dpsym.numerics import agreeing_digits, precision
 from dpsym.papers import bok2024 as paper
-from dpsym.shifts import kkt_certificate, lemma_c6_shifts, solve_shift_problem
+from dpsym.shifts import (
+    cyclic_shift_pattern,
+    cyclic_shifts,
+    kkt_certificate,
+    lemma_c6_shifts,
+    solve_shift_problem,
+)
 
 
 def _mu_exact(c, s, sigma, t):
@@ -130,5 +136,42 @@ def test_dominance_threshold_is_exact():
     (lambda: paper.thm_c_7(1, 1, 1, 0), "steps=0 violates steps >= 1"),
 ])
 def test_constrained_bad_input(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+# --- cyclic batches: Lemma C.10, Thms 4.4 / 4.5, Table 9 ---------------------------------
+
+def test_table_9_rows():
+    printed = paper.TABLE_9["printed"]
+    for E, vals in paper.table_9(dps=20):
+        assert [f"{float(v):.3f}" for v in vals] == list(printed[E])
+
+
+def test_thm_4_5_one_batch_is_thm_4_2_shifted():
+    # l = 1: every step uses the differing batch; Thm 4.5 then charges the last step by
+    # Lemma 3.1 and the first t - 1 = E - 1 steps by Lemma C.6, i.e. mu^2 = s^2 + V_{C.6}(t-1).
+    for c, E in (("0.9", 7), ("0.5", 3)):
+        lhs = paper.thm_4_5_from_c(c, 1, 1, E, dps=30)
+        rhs = paper.thm_c_5(c, 1, 1, E - 1, dps=40)
+        with precision(30):
+            assert agreeing_digits(lhs, mpmath.sqrt(1 + rhs**2)) >= 28
+
+
+@given(c=st.floats(0.3, 0.99), lv=st.integers(1, 12), E=st.integers(2, 12))
+def test_cyclic_shifts_are_optimal(c, lv, E):
+    j = 1 + (E * 7 + lv) % lv
+    sol = cyclic_shifts(repr(c), "0.1", lv, E, j, dps=30)
+    assert min(sol.z) >= -mpf(10) ** -25 and abs(sol.z[-1]) < mpf(10) ** -25
+    _, qp = solve_shift_problem(c, cyclic_shift_pattern(0.1, lv, E, j))
+    assert qp == pytest.approx(float(sol.value), rel=1e-6, abs=1e-14)
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda: paper.thm_4_5_from_c("1.5", 1, 2, 3), r"c=1.5 violates 0 < c < 1"),
+    (lambda: paper.thm_4_5(1, 10, 1, "0.3", 1, 10, 2, 3), r"eta=0.3 violates 0 < eta < 2/M"),
+    (lambda: paper.thm_4_5_from_c("0.5", 1, 0, 3), "l=0 violates l >= 1"),
+])
+def test_cyclic_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()

@@ -2,18 +2,24 @@
 
 from dpsym.shifts.interpolation import (
     ShiftSolution,
+    cyclic_shift_pattern,
+    cyclic_shifts,
     kkt_certificate,
     lemma_c6_shifts,
     lemma_c6_symbolic,
     lemma_c8_symbolic,
+    lemma_c10_symbolic,
     solve_shift_problem,
 )
 
 __all__ = [
     "ShiftSolution",
+    "cyclic_shift_pattern",
+    "cyclic_shifts",
     "kkt_certificate",
     "lemma_c6_shifts",
     "lemma_c6_symbolic",
     "lemma_c8_symbolic",
+    "lemma_c10_symbolic",
     "solve_shift_problem",
 ]

@@ -38,11 +38,14 @@ from dpsym.numerics import DEFAULT_DPS, Number, precision, to_mpf
 
 __all__ = [
     "ShiftSolution",
+    "cyclic_shift_pattern",
+    "cyclic_shifts",
     "generic_branch",
     "kkt_certificate",
     "lemma_c6_shifts",
     "lemma_c6_symbolic",
     "lemma_c8_symbolic",
+    "lemma_c10_symbolic",
     "solve_shift_problem",
 ]
 
@@ -227,3 +230,68 @@ def lemma_c8_symbolic() -> LemmaC8:
     z = sp.simplify(D + i * s - i * a)  # z after i steps
     lam = sp.simplify(a / (z.subs(i, i - 1) + s))
     return LemmaC8(s, D, N, value, argmin, min_value, a, z, lam)
+
+
+@dataclass(frozen=True)
+class LemmaC10:
+    """Lemma C.10 (cyclic batches): its printed a_k, and sum a_k^2 summed by sympy."""
+
+    c: sp.Symbol
+    s: sp.Symbol
+    l: sp.Symbol
+    E: sp.Symbol
+    j: sp.Symbol  # j*, the batch that differs
+    k: sp.Symbol
+    a: sp.Expr  # a_k for k >= j* (0 before)
+    value: sp.Expr  # sum_{k=j*}^{t*} a_k^2, t = l E, t* = t + j* - l - 1
+
+
+@cache
+def lemma_c10_symbolic() -> LemmaC10:
+    """The printed shifts of Lemma C.10 and the sum of their squares (sympy).
+
+    a_k = c^(t-k+j*-2) (1 - c^2) s / ((1 - c^l)(1 + c^(t-l))) for j* <= k <= t* and 0 before,
+    with t = l E and t* = t + j* - l - 1.  The sum is a geometric series in c^2.
+    """
+    c, s = sp.symbols("c s", positive=True)
+    l, E, j, k = sp.symbols("l E j k", integer=True, positive=True)
+    t = l * E
+    a = c ** (t - k + j - 2) * (1 - c**2) * s / ((1 - c**l) * (1 + c ** (t - l)))
+    t_star = t + j - l - 1
+    value = sp.factor(sp.simplify(generic_branch(sp.summation(sp.expand(a**2), (k, j, t_star)))))
+    return LemmaC10(c, s, l, E, j, k, a, value)
+
+
+def cyclic_shifts(c: Number, s: Number, l: int, E: int, j_star: int,
+                  dps: int = DEFAULT_DPS) -> ShiftSolution:
+    """Lemma C.10's sequences at numbers: a_k (printed formula), z_k by the recursion
+    z_k = c z_{k-1} + s 1{r(k-1) = j*} - a_k with r(k) = (k mod l) + 1, lambda_k."""
+    ref = "Bok et al. 2024, Lemma C.10"
+    l = require_integer("l", l, ref, minimum=1)
+    E = require_integer("E", E, ref, minimum=2)
+    j_star = require_integer("j_star", j_star, ref, minimum=1)
+    require(j_star <= l, "j_star", j_star, f"1 <= j* <= l = {l}", ref)
+    d = lemma_c10_symbolic()
+    with precision(dps):
+        cv, sv = to_mpf(c, "c", ref), to_mpf(s, "s", ref)
+        require(0 < cv < 1, "c", c, "0 < c < 1", ref)
+        require(sv > 0, "s", s, "s > 0", ref)
+        fa = sp.lambdify(d.k, d.a.subs({d.c: cv, d.s: sv, d.l: l, d.E: E, d.j: j_star}),
+                         "mpmath")
+        t_star = l * E + j_star - l - 1
+        a = [mpf(fa(mpf(k))) if k >= j_star else mpf(0) for k in range(1, t_star + 1)]
+        z = [mpf(0)]
+        lam = []
+        for k in range(1, t_star + 1):
+            hit = sv if (k - 1) % l + 1 == j_star else mpf(0)
+            budget = cv * z[-1] + hit
+            z.append(budget - a[k - 1])
+            lam.append(a[k - 1] / budget if budget > 0 else mpf(0))
+        value = mpmath.fsum(x * x for x in a)
+    return ShiftSolution(a, z, lam, value)
+
+
+def cyclic_shift_pattern(s: float, l: int, E: int, j_star: int) -> list[float]:
+    """s_k for the steps k = 1..t* of NoisyCGD: s on the steps that use batch j*, else 0."""
+    t_star = l * E + j_star - l - 1
+    return [s if (k - 1) % l + 1 == j_star else 0.0 for k in range(1, t_star + 1)]
