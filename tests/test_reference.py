@@ -120,3 +120,23 @@ def test_live_prv_accountant(q, sigma, alpha):
                                                        noise_multiplier=sigma).rdp(alpha))
     ours = float(poisson_gaussian_rdp(repr(q), repr(sigma), alpha, dps=30))
     assert math.isclose(got, ours, rel_tol=1e-9)
+
+
+@pytest.mark.parametrize("q,sigma,alpha", [(0.01, 1.0, 8), (0.1, 2.0, 32)])
+def test_live_opacus(q, sigma, alpha):
+    _live("opacus")
+    from opacus.accountants.analysis.rdp import compute_rdp
+
+    got = float(compute_rdp(q=q, noise_multiplier=sigma, steps=1, orders=[alpha])[0])
+    ours = float(poisson_gaussian_rdp(repr(q), repr(sigma), alpha, dps=30))
+    assert math.isclose(got, ours, rel_tol=1e-9)
+
+
+@pytest.mark.parametrize("q,sigma,alpha", [(0.01, 1.0, 8), (0.1, 2.0, 32)])
+def test_live_autodp(q, sigma, alpha):
+    _live("autodp")
+    from autodp.mechanism_zoo import SubsampleGaussianMechanism
+
+    got = float(SubsampleGaussianMechanism({"prob": q, "sigma": sigma, "coeff": 1}).get_RDP(alpha))
+    ours = float(poisson_gaussian_rdp(repr(q), repr(sigma), alpha, dps=30))
+    assert math.isclose(got, ours, rel_tol=1e-6)
