@@ -175,3 +175,32 @@ def test_cyclic_shifts_are_optimal(c, lv, E):
 def test_cyclic_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+# --- Section 5: Langevin / exponential mechanism ------------------------------------------
+
+def test_prop_5_1_and_corollaries():
+    with precision(30):
+        mu = paper.prop_5_1(1, 2, "0.1", 3, dps=30)
+        expected = mpmath.sqrt((2 - mpf("0.1") * 2) / 2) / mpmath.sqrt(2)
+        assert agreeing_digits(mu, expected) >= 28
+        assert paper.cor_5_2(1, 2, dps=30) > mu  # the eta -> 0 limit is the largest
+        assert agreeing_digits(paper.cor_5_4(1, 1, dps=30), mpf(2)) >= 29
+
+
+def test_app_d4_threshold_separates_dominance():
+    c = paper.app_d4_threshold(dps=40)
+    with precision(40):
+        assert agreeing_digits(c, mpf("0.6763896796402601996")) >= 18
+        for x, expect in ((c * mpf("0.999"), True), (c * mpf("1.001"), False)):
+            assert paper.pure_dp_dominates_gdp(2 * x, 2 * mpmath.sqrt(x))[0] is expect
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda: paper.prop_5_1(1, 1, "0.5", 10), r"eta=0.5 violates 0 < eta <= 2/\(M\+m\)"),
+    (lambda: paper.cor_5_2(1, 0), "m=0 violates m > 0"),
+    (lambda: paper.cor_5_4(1, -1), "D=-1 violates D > 0"),
+])
+def test_section_5_bad_input(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
