@@ -204,3 +204,37 @@ def test_app_d4_threshold_separates_dominance():
 def test_section_5_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+# --- NoisyCGD constrained: Thm 4.6, Tables 10-12 -------------------------------------------
+
+def test_tables_10_12_mu_star_and_e_star():
+    f = paper.TABLES_10_12
+    for lv in (10, 20, 40):
+        for lb in f["L_over_b"]:
+            for eta, (p_e, p_mu) in zip(f["eta"], f["printed"][lv][lb], strict=True):
+                cell = paper.tables_10_12_cell(lv, lb, eta, dps=20)
+                assert f"{float(cell['mu_star']):.3f}" == p_mu
+                assert str(cell["E_star_script"]) == p_e  # how the printed values arose
+                assert cell["E_star"] > int(p_e)  # the definition gives more epochs
+                assert cell["E_star"] < cell["E_min_valid"]  # and both lie outside Thm 4.6
+
+
+def test_thm_4_6_crossing_is_where_composition_reaches_mu_star():
+    for lv, lb, eta in ((10, "0.25", "0.04"), (40, "1", "0.04"), (20, "0.5", "0.01")):
+        cell = paper.tables_10_12_cell(lv, lb, eta, dps=30)
+        e = cell["E_star"]
+        with precision(40):
+            tol = mpf(10) ** -25  # at l=10, L/b=0.25, eta=0.04 the crossing is an exact tie
+            assert paper.thm_4_4(lb, 1, 3, e, dps=30) >= cell["mu_star"] - tol
+            assert cell["mu_star"] > paper.thm_4_4(lb, 1, 3, e - 1, dps=30)
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda: paper.thm_4_6("0.25", 1, 3, "0.04", 1, 10, 41), r"E=41 violates E >= D b/\(eta L\)"),
+    (lambda: paper.thm_4_6("0.25", 1, 3, "0.04", 1, 0, 100), "l=0 violates l >= 1"),
+    (lambda: paper.thm_4_6("0.25", 1, 0, "0.04", 1, 10, 100), "sigma=0 violates sigma > 0"),
+])
+def test_thm_4_6_bad_input(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()

@@ -582,3 +582,87 @@ register(Claim(
     printed="0.677",
     check=_sec5_threshold,
 ))
+
+
+# --- NoisyCGD, constrained convex: Thm 4.6, Tables 10-12 ---------------------------------
+
+def _tables_10_12_claims() -> None:
+    f = paper.TABLES_10_12
+    for lv, table in ((10, "Table 10"), (20, "Table 11"), (40, "Table 12")):
+        for lb in f["L_over_b"]:
+            for eta, (p_e, p_mu) in zip(f["eta"], f["printed"][lv][lb], strict=True):
+                cid = f"bok2024/{table.lower().replace(' ', '')}/L/b={lb},eta={eta}"
+
+                def mu_star(d: int, lv: int = lv, lb: str = lb, eta: str = eta) -> mpf:
+                    return paper.tables_10_12_cell(lv, lb, eta, dps=d)["mu_star"]
+
+                def e_star(d: int, lv: int = lv, lb: str = lb, eta: str = eta) -> mpf:
+                    return mpf(paper.thm_4_6_crossing(lb, eta, f["D"], lv))
+
+                def e_check(dps: int, lv: int = lv, lb: str = lb, eta: str = eta,
+                            p_e: str = p_e, e_star=e_star) -> Outcome:
+                    cell = paper.tables_10_12_cell(lv, lb, eta, dps=20)
+                    return compare_printed(
+                        e_star, p_e, dps, erratum=True,
+                        evidence=f"E* defined as the first E with composition >= mu* is "
+                                 f"ceil(1 + 3q/l + ceil(q)/l) = {cell['E_star']} (q = Db/(eta L) "
+                                 f"= {cell['E_min_valid']}); the printed {p_e} is what the "
+                                 f"authors' script expression gives ({cell['E_star_script']})")
+
+                register(Claim(id=cid + ",mu*", paper="bok2024", kind="table", ref=table,
+                               statement=f"NoisyCGD constrained (Thm 4.6), l={lv}, D=1, sigma=3: "
+                                         f"mu* at L/b={lb}, eta={eta}",
+                               printed=p_mu,
+                               check=lambda dps, fn=mu_star, p=p_mu: compare_printed(fn, p, dps)))
+                register(Claim(id=cid + ",E*", paper="bok2024", kind="erratum", ref=table,
+                               statement=f"E* (epochs after which the bound stops increasing), "
+                                         f"l={lv}, L/b={lb}, eta={eta}",
+                               printed=p_e, check=e_check))
+
+
+_tables_10_12_claims()
+
+
+def _tables_10_12_validity(dps: int) -> Outcome:
+    f = paper.TABLES_10_12
+    worst = None
+    below = 0
+    for lv in (10, 20, 40):
+        for lb in f["L_over_b"]:
+            for eta in f["eta"]:
+                cell = paper.tables_10_12_cell(lv, lb, eta, dps=20)
+                if cell["E_star"] < cell["E_min_valid"]:
+                    below += 1
+                    ratio = Fraction(cell["E_star"], cell["E_min_valid"])
+                    worst = ratio if worst is None or ratio < worst else worst
+    # The proof's general-tau display, (L/b)^2 + (D/eta + L K/b)^2/(l K) over sigma^2, at the
+    # largest window K = E* the first cell allows (it decreases in K up to K = Db/(eta L)).
+    cell = paper.tables_10_12_cell(10, "0.25", "0.04", dps=dps)
+    with precision(dps):
+        K = mpf(cell["E_star"])
+        general = mpmath.sqrt(mpf("0.0625") + (1 / mpf("0.04") + mpf("0.25") * K) ** 2
+                              / (10 * K)) / 3
+    if below == 27 and general > cell["mu_star"]:
+        return Outcome(
+            "erratum", "27/27 cells have E* < Db/(eta L)", None,
+            "Thm 4.6 assumes E >= Db/(eta L); with D = 1 that is 1/(eta L/b) = 25..400 epochs, "
+            "but every crossing E* = ceil(1 + 3q/l + ceil(q)/l) ~ 1 + 4q/l is below it for "
+            f"l >= 10 (E*/q as small as {float(worst):.3f}). On [E*, Db/(eta L)) the paper's "
+            "bounds all exceed mu*: composition by definition of E*, and the proof's general-tau "
+            f"display (window K <= E) gives {nstr(general, 4)} > mu* = {nstr(cell['mu_star'], 4)} "
+            "at l = 10, L/b = 0.25, eta = 0.04, E = 41. So the bound does not stop increasing at "
+            "E*; mu* is certified from E = ceil(Db/(eta L)) on",
+            corrected="mu* holds for E >= ceil(Db/(eta L)) (e.g. 100 epochs at L/b = 0.25, "
+                      "eta = 0.04), not from E*")
+    return Outcome("reproduced", f"{below}/27 cells below the hypothesis", None,
+                   "E* within Thm 4.6's range")
+
+
+register(Claim(
+    id="bok2024/tables10-12/E*-outside-thm4.6", paper="bok2024", kind="erratum",
+    ref="Tables 10-12; Thm 4.6",
+    statement="Tables 10-12 give (E*, mu*): the number of epochs at which the Thm 4.6 bound mu* "
+              "'no longer increases'.",
+    printed="(E*, mu*)",
+    check=_tables_10_12_validity,
+))
