@@ -16,11 +16,13 @@ from pathlib import Path
 
 import matplotlib
 import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 __all__ = [
-    "STYLE", "FigureSpec", "all_figures", "figure", "new_figure", "save", "save_all", "show",
-    "style",
+    "PALETTE", "STYLE", "FigureSpec", "all_figures", "epsilon_panel", "figure", "new_figure",
+    "save", "save_all", "show", "style", "tradeoff_panel",
 ]
 
 STYLE = {
@@ -61,6 +63,39 @@ def show(fig: Figure) -> None:
 
     display(fig)
     plt.close(fig)
+
+
+#: Colours for curves that come in matched groups (e.g. ours vs composition at a given t).
+PALETTE = ("#1b6ca8", "#d1495b", "#2e8b57")
+
+
+def tradeoff_panel(ax: Axes, curves: list[tuple[object, str, str, str]], title: str) -> None:
+    """Draw G(mu) for each (mu, label, colour, linestyle) on [0, 1]^2 with the papers' axes."""
+    from dpsym.fdp import Gaussian
+
+    xs = np.linspace(0, 1, 301)
+    for mu, label, color, linestyle in curves:
+        ax.plot(xs, Gaussian(mu).vectorized(xs), color=color, linestyle=linestyle, label=label)
+    ax.set_xlabel("Type I error")
+    ax.set_ylabel("Type II error")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_aspect("equal")
+    ax.set_title(title)
+    ax.legend(fontsize=7)
+
+
+def epsilon_panel(ax: Axes, x: object, series: list[tuple[list, str, str, str]], xlabel: str,
+                  title: str) -> None:
+    """Draw eps against steps or epochs (log x) for each (values, label, colour, linestyle)."""
+    for values, label, color, linestyle in series:
+        ax.plot(x, [float(v) for v in values], color=color, linestyle=linestyle, marker="o",
+                markersize=3, label=label)
+    ax.set_xscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(r"$\varepsilon$")
+    ax.set_title(title)
+    ax.legend(fontsize=7)
 
 
 def new_figure(ncols: int = 1, nrows: int = 1, width: float = 4.2, height: float = 3.4,

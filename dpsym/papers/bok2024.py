@@ -26,7 +26,7 @@ from mpmath import mpf
 
 from dpsym.errors import require, require_integer
 from dpsym.fdp import Gaussian, PiecewiseLinear, gdp_delta, gdp_epsilon, gdp_to_rdp
-from dpsym.figures import figure, new_figure
+from dpsym.figures import PALETTE, epsilon_panel, figure, new_figure, tradeoff_panel
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, round_up, to_mpf
 from dpsym.shifts import lemma_c6_symbolic, lemma_c8_symbolic
 
@@ -290,31 +290,18 @@ def figure_6(eps: dict[str, dict[str, list[mpf]]] | None = None) -> Figure:
     f = FIGURE_6
     eps = eps or figure_6_eps()
     fig, (ax, ax2) = new_figure(ncols=2, width=4.2, height=3.6)
-    xs = np.linspace(0, 1, 301)
-    colors = ["#1b6ca8", "#d1495b", "#2e8b57"]
-    for t, col in zip(f["t_fdp"], colors, strict=True):
-        mu_ours = thm_c_5(f["c"], f["L_over_n_sigma"], 1, t, dps=15)
-        mu_comp = thm_4_1(f["L_over_n_sigma"], 1, 1, t, dps=15)
-        ax.plot(xs, Gaussian(mu_ours).vectorized(xs), color=col, label=f"ours, t={t}")
-        ax.plot(xs, Gaussian(mu_comp).vectorized(xs), color=col, linestyle="--",
-                label=f"composition, t={t}")
-    ax.set_xlabel("Type I error")
-    ax.set_ylabel("Type II error")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
-    ax.set_aspect("equal")
-    ax.set_title("f-DP (Thm 4.2 vs Thm 4.1)")
-    ax.legend(fontsize=7)
-    for delta, col in zip(f["deltas"], colors, strict=False):
-        ax2.plot(f["t_eps"], [float(v) for v in eps[delta]["ours"]], color=col, marker="o",
-                 markersize=3, label=rf"ours, $\delta$={delta}")
-        ax2.plot(f["t_eps"], [float(v) for v in eps[delta]["composition"]], color=col,
-                 linestyle="--", marker="o", markersize=3, label=rf"composition, $\delta$={delta}")
-    ax2.set_xscale("log")
-    ax2.set_xlabel("steps t")
-    ax2.set_ylabel(r"$\varepsilon$")
-    ax2.set_title(r"$(\varepsilon, \delta)$-DP, c = 0.99, L/(n$\sigma$) = 0.1")
-    ax2.legend(fontsize=7)
+    curves = []
+    for t, col in zip(f["t_fdp"], PALETTE, strict=True):
+        ours = thm_c_5(f["c"], f["L_over_n_sigma"], 1, t, dps=15)
+        comp = thm_4_1(f["L_over_n_sigma"], 1, 1, t, dps=15)
+        curves += [(ours, f"ours, t={t}", col, "-"), (comp, f"composition, t={t}", col, "--")]
+    tradeoff_panel(ax, curves, "f-DP (Thm 4.2 vs Thm 4.1)")
+    series = []
+    for delta, col in zip(f["deltas"], PALETTE, strict=False):
+        series.append((eps[delta]["ours"], rf"ours, $\delta$={delta}", col, "-"))
+        series.append((eps[delta]["composition"], rf"composition, $\delta$={delta}", col, "--"))
+    epsilon_panel(ax2, f["t_eps"], series, "steps t",
+                  r"$(\varepsilon, \delta)$-DP, c = 0.99, L/(n$\sigma$) = 0.1")
     return fig
 
 
@@ -438,31 +425,20 @@ def figure_7() -> Figure:
     """Figure 7: G(mu*) and composition at t in {80, 160, 320} (left); eps vs t (right)."""
     f = FIGURE_7
     fig, (ax, ax2) = new_figure(ncols=2, width=4.2, height=3.6)
-    xs = np.linspace(0, 1, 301)
     ours_star, _ = figure_7_mu(f["t_fdp"][-1], dps=15)
-    ax.plot(xs, Gaussian(ours_star).vectorized(xs), color="black",
-            label=rf"ours, t $\geq$ 80 ($\mu^*$ = {float(ours_star):.4f})")
-    for t, col in zip(f["t_fdp"], ["#1b6ca8", "#d1495b", "#2e8b57"], strict=True):
-        ax.plot(xs, Gaussian(figure_7_mu(t, dps=15)[1]).vectorized(xs), color=col,
-                linestyle="--", label=f"composition, t={t}")
-    ax.set_xlabel("Type I error")
-    ax.set_ylabel("Type II error")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
-    ax.set_aspect("equal")
-    ax.set_title("f-DP (Thm 4.3 vs Thm 4.1)")
-    ax.legend(fontsize=7)
-    for delta, col in zip(f["deltas"], ["#1b6ca8", "#d1495b"], strict=True):
-        pairs = [figure_7_mu(t) for t in f["t_eps"]]
-        ax2.plot(f["t_eps"], [float(gdp_epsilon(o, delta, dps=15)) for o, _ in pairs], color=col,
-                 marker="o", markersize=3, label=rf"ours, $\delta$={delta}")
-        ax2.plot(f["t_eps"], [float(gdp_epsilon(c, delta, dps=15)) for _, c in pairs], color=col,
-                 linestyle="--", marker="o", markersize=3, label=rf"composition, $\delta$={delta}")
-    ax2.set_xscale("log")
-    ax2.set_xlabel("steps t")
-    ax2.set_ylabel(r"$\varepsilon$")
-    ax2.set_title(r"$(\varepsilon, \delta)$-DP, L/n = 0.5, $\eta$ = 0.1, D = 1, $\sigma$ = 8")
-    ax2.legend(fontsize=7)
+    curves = [(ours_star, rf"ours, t $\geq$ 80 ($\mu^*$ = {float(ours_star):.4f})", "black", "-")]
+    curves += [(figure_7_mu(t, dps=15)[1], f"composition, t={t}", col, "--")
+               for t, col in zip(f["t_fdp"], PALETTE, strict=True)]
+    tradeoff_panel(ax, curves, "f-DP (Thm 4.3 vs Thm 4.1)")
+    pairs = [figure_7_mu(t) for t in f["t_eps"]]
+    series = []
+    for delta, col in zip(f["deltas"], PALETTE, strict=False):
+        series.append(([gdp_epsilon(o, delta, dps=15) for o, _ in pairs],
+                       rf"ours, $\delta$={delta}", col, "-"))
+        series.append(([gdp_epsilon(c, delta, dps=15) for _, c in pairs],
+                       rf"composition, $\delta$={delta}", col, "--"))
+    epsilon_panel(ax2, f["t_eps"], series, "steps t",
+                  r"$(\varepsilon, \delta)$-DP, L/n = 0.5, $\eta$ = 0.1, D = 1, $\sigma$ = 8")
     return fig
 
 
@@ -549,35 +525,26 @@ def figure_8() -> Figure:
     """Figure 8: f-DP at E in {5, 50, 500} (left) and eps vs E (right), c = 0.99, l = 20."""
     f = FIGURE_8
     fig, (ax, ax2) = new_figure(ncols=2, width=4.2, height=3.6)
-    xs = np.linspace(0, 1, 301)
-    colors = ["#1b6ca8", "#d1495b", "#2e8b57"]
-    for E, col in zip(f["E_fdp"], colors, strict=True):
-        ours = thm_4_5_from_c(f["c"], f["L_over_b_sigma"], f["l"], E, dps=15)
-        comp = thm_4_4(f["L_over_b_sigma"], 1, 1, E, dps=15)
-        ax.plot(xs, Gaussian(ours).vectorized(xs), color=col, label=f"ours, E={E}")
-        ax.plot(xs, Gaussian(comp).vectorized(xs), color=col, linestyle="--",
-                label=f"composition, E={E}")
-    ax.set_xlabel("Type I error")
-    ax.set_ylabel("Type II error")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
-    ax.set_aspect("equal")
-    ax.set_title("f-DP (Thm 4.5 vs Thm 4.4)")
-    ax.legend(fontsize=7)
-    for delta, col in zip(f["deltas"], colors, strict=False):
-        ours = [gdp_epsilon(thm_4_5_from_c(f["c"], f["L_over_b_sigma"], f["l"], E, dps=15),
-                            delta, dps=15) for E in f["E_eps"]]
-        comp = [gdp_epsilon(thm_4_4(f["L_over_b_sigma"], 1, 1, E, dps=15), delta, dps=15)
-                for E in f["E_eps"]]
-        ax2.plot(f["E_eps"], [float(v) for v in ours], color=col, marker="o", markersize=3,
-                 label=rf"ours, $\delta$={delta}")
-        ax2.plot(f["E_eps"], [float(v) for v in comp], color=col, linestyle="--", marker="o",
-                 markersize=3, label=rf"composition, $\delta$={delta}")
-    ax2.set_xscale("log")
-    ax2.set_xlabel("epochs E")
-    ax2.set_ylabel(r"$\varepsilon$")
-    ax2.set_title(r"$(\varepsilon, \delta)$-DP, c = 0.99, l = 20, L/(b$\sigma$) = 0.2")
-    ax2.legend(fontsize=7)
+
+    def ours(E: int) -> mpf:
+        return thm_4_5_from_c(f["c"], f["L_over_b_sigma"], f["l"], E, dps=15)
+
+    def comp(E: int) -> mpf:
+        return thm_4_4(f["L_over_b_sigma"], 1, 1, E, dps=15)
+
+    curves = []
+    for E, col in zip(f["E_fdp"], PALETTE, strict=True):
+        curves.append((ours(E), f"ours, E={E}", col, "-"))
+        curves.append((comp(E), f"composition, E={E}", col, "--"))
+    tradeoff_panel(ax, curves, "f-DP (Thm 4.5 vs Thm 4.4)")
+    series = []
+    for delta, col in zip(f["deltas"], PALETTE, strict=False):
+        series.append(([gdp_epsilon(ours(E), delta, dps=15) for E in f["E_eps"]],
+                       rf"ours, $\delta$={delta}", col, "-"))
+        series.append(([gdp_epsilon(comp(E), delta, dps=15) for E in f["E_eps"]],
+                       rf"composition, $\delta$={delta}", col, "--"))
+    epsilon_panel(ax2, f["E_eps"], series, "epochs E",
+                  r"$(\varepsilon, \delta)$-DP, c = 0.99, l = 20, L/(b$\sigma$) = 0.2")
     return fig
 
 
