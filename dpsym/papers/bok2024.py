@@ -320,6 +320,19 @@ def _exact(x: Number, name: str, ref: str) -> Fraction:
         raise ValueError(f"{name}={x} violates a real number ({ref})") from None
 
 
+def _ceil(x: Fraction) -> int:
+    """Exact ceiling of a rational (the theorems' ceilings must not see float noise)."""
+    return -(-x.numerator // x.denominator)
+
+
+def _require_eta_le_2_over_M(eta: Number, M: Number | None, ref: str) -> None:
+    """The step-size hypothesis eta <= 2/M of Thms 4.3 and 4.6, checked exactly when M is given."""
+    if M is not None:
+        Mq = _exact(M, "M", ref)
+        require(Mq > 0 and _exact(eta, "eta", ref) <= 2 / Mq, "eta", eta,
+                f"eta <= 2/M = {float(2 / Mq):.6g}", ref)
+
+
 def q_ratio(L: Number, n: Number, eta: Number, D: Number, ref: str) -> Fraction:
     """q = D n / (eta L), exactly (its ceiling enters Thm 4.3)."""
     Lq, nq, eq, Dq = (_exact(v, k, ref) for v, k in ((L, "L"), (n, "n"), (eta, "eta"), (D, "D")))
@@ -360,11 +373,8 @@ def thm_4_3(L: Number, n: Number, sigma: Number, eta: Number, D: Number, t: int,
     t = require_integer("t", t, ref, minimum=1)
     q = q_ratio(L, n, eta, D, ref)
     require(t >= q, "t", t, f"t >= D n/(eta L) = {float(q):.6g}", ref)
-    if M is not None:
-        Mq = _exact(M, "M", ref)
-        require(Mq > 0 and _exact(eta, "eta", ref) <= 2 / Mq, "eta", eta,
-                f"eta <= 2/M = {float(2 / Mq):.6g}", ref)
-    ceil_q = -(-q.numerator // q.denominator)
+    _require_eta_le_2_over_M(eta, M, ref)
+    ceil_q = _ceil(q)
     with precision(dps + GUARD_DPS):
         Lv, nv, sg = to_mpf(L, "L", ref), to_mpf(n, "n", ref), to_mpf(sigma, "sigma", ref)
         ev, Dv = to_mpf(eta, "eta", ref), to_mpf(D, "D", ref)
@@ -377,7 +387,7 @@ def thm_4_3_dominance_threshold(L: Number, n: Number, eta: Number, D: Number) ->
     """Smallest t with Thm 4.3 <= Thm 4.1: (L/n)^2 t >= 3 L D/(eta n) + (L/n)^2 ceil(q), i.e.
     t >= 3 q + ceil(q) with q = D n/(eta L): t* = ceil(3 q) + ceil(q) (exact rationals)."""
     q = q_ratio(L, n, eta, D, "Bok et al. 2024, Thm 4.3")
-    return -(-3 * q.numerator // q.denominator) + -(-q.numerator // q.denominator)
+    return _ceil(3 * q) + _ceil(q)
 
 
 #: Table 8 (App. D.3.1): (t*, mu*) for D = 1, sigma = 8; rows L/n, columns eta.
@@ -667,11 +677,8 @@ def thm_4_6(L: Number, b: Number, sigma: Number, eta: Number, D: Number, l: int,
     E = require_integer("E", E, ref, minimum=1)
     q = q_ratio(L, b, eta, D, ref)
     require(q <= E, "E", E, f"E >= D b/(eta L) = {float(q):.6g}", ref)
-    if M is not None:
-        Mq = _exact(M, "M", ref)
-        require(Mq > 0 and _exact(eta, "eta", ref) <= 2 / Mq, "eta", eta,
-                f"eta <= 2/M = {float(2 / Mq):.6g}", ref)
-    ceil_q = -(-q.numerator // q.denominator)
+    _require_eta_le_2_over_M(eta, M, ref)
+    ceil_q = _ceil(q)
     with precision(dps + GUARD_DPS):
         Lv, bv, sg = to_mpf(L, "L", ref), to_mpf(b, "b", ref), to_mpf(sigma, "sigma", ref)
         ev, Dv = to_mpf(eta, "eta", ref), to_mpf(D, "D", ref)
@@ -685,9 +692,9 @@ def thm_4_6_crossing(L_over_b: Number, eta: Number, D: Number, l: int) -> int:
     """First E with composition (Thm 4.4) >= Thm 4.6's mu*: (L/b)^2 E >= (L/b)^2 + 3 L D/(eta b l)
     + (L/b)^2 ceil(q)/l, i.e. E* = ceil(1 + 3 q/l + ceil(q)/l), q = D b/(eta L) (exact)."""
     q = q_ratio(L_over_b, 1, eta, D, "Bok et al. 2024, Tables 10-12")
-    ceil_q = -(-q.numerator // q.denominator)
+    ceil_q = _ceil(q)
     x = 1 + 3 * q / l + Fraction(ceil_q, l)
-    return -(-x.numerator // x.denominator)
+    return _ceil(x)
 
 
 def e_star_as_printed(L_over_b: Number, eta: Number, l: int) -> int:
@@ -697,8 +704,8 @@ def e_star_as_printed(L_over_b: Number, eta: Number, l: int) -> int:
     mu = _exact(L_over_b, "L/b", "Tables 10-12")
     e = _exact(eta, "eta", "Tables 10-12")
     inner = 1 / (mu * e)
-    x = (3 * mu / (e * l) + mu**2 * mu**2 / l * (-(-inner.numerator // inner.denominator))) / mu**2
-    return -(-x.numerator // x.denominator)
+    x = (3 * mu / (e * l) + mu**2 * mu**2 / l * _ceil(inner)) / mu**2
+    return _ceil(x)
 
 
 #: Tables 10-12 (App. D.3.2): (E*, mu*) for NoisyCGD constrained, D = 1, sigma = 3.
@@ -723,7 +730,7 @@ def tables_10_12_cell(l: int, L_over_b: str, eta: str, dps: int = DEFAULT_DPS) -
     the printed-script E*, and q = D b/(eta L), the first epoch count Thm 4.6 covers."""
     f = TABLES_10_12
     q = q_ratio(L_over_b, 1, eta, f["D"], "Tables 10-12")
-    e_valid = -(-q.numerator // q.denominator)
+    e_valid = _ceil(q)
     return {
         "mu_star": thm_4_6(L_over_b, 1, f["sigma"], eta, f["D"], l, e_valid, dps=dps),
         "E_star": thm_4_6_crossing(L_over_b, eta, f["D"], l),
