@@ -476,7 +476,7 @@ register(Claim(
 def _prop_5_1(dps: int) -> Outcome:
     import sympy as sp
 
-    from dpsym.papers.bok2024 import _c6_limit
+    from dpsym.papers.bok2024.langevin import _c6_limit
 
     c = sp.Symbol("c", positive=True)
     eta, m, L = sp.symbols("eta m L", positive=True)
