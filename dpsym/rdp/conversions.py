@@ -17,7 +17,13 @@ a curve tau(alpha)) is turned into the best guarantee over alpha.
     distributions without changing E_gamma, so the supremum is over pairs
     P = (p, 1 - p), Q = (q, 1 - q); :func:`optimal_delta` solves that two-parameter
     problem exactly (derivation in its docstring).
-``"best"``         the minimum of the three, as Bok et al. 2024, App. A.1 take a minimum.
+``"alc2021_lemma1"`` the closed form that Bok et al. 2024 cite as [ALC+21, Lemma 1] and
+    evaluate in their script: eps = log((e^{(alpha-1) tau} - 1)/(alpha delta) + 1)/(alpha-1),
+    i.e. delta = (e^{(alpha-1) tau} - 1) / (alpha (e^{(alpha-1) eps} - 1)).  It is never
+    below the optimal conversion (a ledger claim checks this on a grid), so it is not
+    part of ``"best"``.
+``"best"``         the minimum of mironov2017, balle2020 and asoodeh2021, as Bok et al.
+    2024, App. A.1 take a minimum.
 
 Every eps returned is an *upper* bound: closed forms are rounded up, and the optimal
 conversion takes each root on the side of more privacy loss.  The zCDP conversion of
@@ -46,20 +52,23 @@ from dpsym.numerics import (
 __all__ = [
     "CONVERSIONS",
     "REFERENCES",
+    "ZCDP_CURVE_CONVERSIONS",
     "delta_from_rdp",
     "epsilon_from_rdp",
     "optimal_delta",
     "optimize_order",
     "rdp_to_delta",
     "rdp_to_epsilon",
+    "zcdp_curve_epsilon",
     "zcdp_to_epsilon",
 ]
 
-CONVERSIONS = ("mironov2017", "balle2020", "asoodeh2021", "best")
+CONVERSIONS = ("mironov2017", "balle2020", "asoodeh2021", "alc2021_lemma1", "best")
 REFERENCES = {
     "mironov2017": "Mironov 2017, Prop. 3",
     "balle2020": "Balle et al. 2020, Thm 21 (= Canonne, Kamath & Steinke 2020, Prop. 12)",
     "asoodeh2021": "Asoodeh et al. 2021, optimal single-order conversion",
+    "alc2021_lemma1": "Asoodeh et al. 2021, Lemma 1, as evaluated by Bok et al. 2024",
     "best": "minimum over the conversions (Bok et al. 2024, App. A.1)",
 }
 _SINGLE = ("mironov2017", "balle2020", "asoodeh2021")
@@ -224,12 +233,22 @@ def _balle_eps(alpha: mpf, tau: mpf, delta: mpf) -> mpf:
     return tau + mpmath.log1p(-1 / alpha) - (mpmath.log(delta) + mpmath.log(alpha)) / (alpha - 1)
 
 
+def _alc_eps(alpha: mpf, tau: mpf, delta: mpf) -> mpf:
+    return mpmath.log(mpmath.expm1((alpha - 1) * tau) / (alpha * delta) + 1) / (alpha - 1)
+
+
 def _mironov_delta(alpha: mpf, tau: mpf, eps: mpf) -> mpf:
     return mpmath.exp((alpha - 1) * (tau - eps))
 
 
 def _balle_delta(alpha: mpf, tau: mpf, eps: mpf) -> mpf:
     return mpmath.exp((alpha - 1) * (tau - eps + mpmath.log1p(-1 / alpha)) - mpmath.log(alpha))
+
+
+def _alc_delta(alpha: mpf, tau: mpf, eps: mpf) -> mpf:
+    if eps == 0:
+        return mpf(1)
+    return mpmath.expm1((alpha - 1) * tau) / (alpha * mpmath.expm1((alpha - 1) * eps))
 
 
 def epsilon_from_rdp(
@@ -256,6 +275,8 @@ def _eps_single(a: mpf, t: mpf, d: mpf, conversion: str) -> mpf:
         e = _balle_eps(a, t, d)
     elif conversion == "asoodeh2021":
         e = _optimal_epsilon(a, t, d)
+    elif conversion == "alc2021_lemma1":
+        e = _alc_eps(a, t, d)
     else:
         e = min(_eps_single(a, t, d, c) for c in _SINGLE)
     return max(e, mpf(0))
@@ -284,6 +305,8 @@ def _delta_single(a: mpf, t: mpf, e: mpf, conversion: str) -> mpf:
         d = _balle_delta(a, t, e)
     elif conversion == "asoodeh2021":
         d = optimal_delta(a, t, e)
+    elif conversion == "alc2021_lemma1":
+        d = _alc_delta(a, t, e)
     else:
         d = min(_delta_single(a, t, e, c) for c in _SINGLE)
     return min(d, mpf(1))
@@ -451,3 +474,38 @@ def zcdp_to_epsilon(rho: Number, delta: Number, dps: int = DEFAULT_DPS) -> mpf:
         require(0 < d < 1, "delta", delta, "0 < delta < 1", ref)
         out = r + 2 * mpmath.sqrt(r * mpmath.log(1 / d))
     return round_up(out, dps)
+
+
+#: The four conversions Bok et al. 2024, App. A.1 minimise over for an RDP curve alpha rho.
+ZCDP_CURVE_CONVERSIONS = ("bun_steinke2016", "mironov2017", "balle2020", "alc2021_lemma1")
+
+
+def zcdp_curve_epsilon(
+    rho: Number, delta: Number, conversions: Sequence[str] = ZCDP_CURVE_CONVERSIONS,
+    dps: int = DEFAULT_DPS,
+) -> dict[str, mpf]:
+    """eps at ``delta`` for a mechanism that is (alpha, alpha rho)-RDP for every alpha > 1.
+
+    Each single-order conversion is minimised over continuous alpha
+    (:func:`optimize_order`); ``"bun_steinke2016"`` is :func:`zcdp_to_epsilon`.  Returns
+    each conversion's eps and, under ``"min"``, their minimum, which is the numerical
+    procedure of Bok et al. 2024, App. A.1.  Every value is an upper bound (rounded up).
+    ``"asoodeh2021"`` (the optimal single-order conversion) may be requested as well.
+    """
+    out: dict[str, mpf] = {}
+    with precision(dps + GUARD_DPS):
+        r = to_mpf(rho, "rho", REF)
+        require(r > 0, "rho", rho, "rho > 0", REF)
+    for conv in conversions:
+        if conv == "bun_steinke2016":
+            out[conv] = zcdp_to_epsilon(rho, delta, dps=dps)
+            continue
+        _check_conversion(conv)
+
+        def curve(a: mpf, d: int) -> mpf:
+            with precision(d):
+                return a * to_mpf(rho)
+
+        out[conv], _ = optimize_order(curve, delta, conversion=conv, dps=dps)
+    out["min"] = min(out.values())
+    return out

@@ -258,7 +258,11 @@ def lemma_c10_symbolic() -> LemmaC10:
     t = l * E
     a = c ** (t - k + j - 2) * (1 - c**2) * s / ((1 - c**l) * (1 + c ** (t - l)))
     t_star = t + j - l - 1
-    value = sp.factor(sp.simplify(generic_branch(sp.summation(sp.expand(a**2), (k, j, t_star)))))
+    # Summing over i = t* - k (so the exponent grows with i) makes the series a plain
+    # geometric one, which sympy sums about 3x faster than over k.
+    i = sp.Symbol("i", integer=True, nonnegative=True)
+    term = sp.powsimp(sp.expand(a.subs(k, t_star - i) ** 2))
+    value = sp.factor(sp.simplify(generic_branch(sp.summation(term, (i, 0, t_star - j)))))
     return LemmaC10(c, s, l, E, j, k, a, value)
 
 

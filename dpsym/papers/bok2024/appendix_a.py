@@ -8,11 +8,13 @@ from mpmath import mpf
 
 from dpsym.fdp import Gaussian, PiecewiseLinear, gdp_delta, gdp_epsilon, gdp_to_rdp
 from dpsym.figures import figure, new_figure
-from dpsym.numerics import DEFAULT_DPS, Number, precision
+from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, to_mpf
+from dpsym.rdp.conversions import epsilon_from_rdp, optimize_order, zcdp_curve_epsilon
 
 __all__ = [
     "FIGURE_2_MUS",
     "FIGURE_2_PIVOT",
+    "app_a1_epsilon",
     "figure_2",
     "figure_2_curve",
     "figure_2_gap",
@@ -84,3 +86,25 @@ def figure_2() -> Figure:
 
 
 # --- NoisyGD, strongly convex (Sec. 4.1, App. C.2) ---------------------------------------
+
+
+def app_a1_epsilon(rho: Number, delta: Number, optimal: bool = False,
+                   dps: int = DEFAULT_DPS) -> dict[str, mpf]:
+    """App. A.1's numerical procedure: eps at ``delta`` for an (alpha, alpha rho)-RDP curve as
+    the minimum of [BS16, Lemma 3.5], [Mir17, Prop. 3], [BBG+20, Thm 20] and [ALC+21,
+    Lemma 1], each optimised over alpha > 1.  Returns each conversion and ``"min"``.
+
+    With ``optimal``, also ``"asoodeh2021"``: the optimal single-order conversion
+    evaluated at the order that is best for [BBG+20] (a valid bound at any order; not in
+    the paper's minimum).  Upper bounds, rounded up."""
+    out = zcdp_curve_epsilon(rho, delta, dps=dps)
+    if optimal:
+        def curve(a: mpf, d: int) -> mpf:
+            with precision(d):
+                return a * to_mpf(rho)
+
+        _, alpha = optimize_order(curve, delta, conversion="balle2020", dps=dps)
+        with precision(dps + GUARD_DPS):
+            tau = alpha * to_mpf(rho)
+        out["asoodeh2021"] = epsilon_from_rdp(alpha, tau, delta, "asoodeh2021", dps=dps)
+    return out

@@ -20,8 +20,11 @@ from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, round_up, 
 from dpsym.shifts import lemma_c6_symbolic
 
 __all__ = [
+    "FIGURE_1",
     "FIGURE_6",
     "TABLE_7",
+    "figure_1",
+    "figure_1_values",
     "figure_6",
     "figure_6_eps",
     "lem_2_8",
@@ -196,3 +199,58 @@ def figure_6(eps: dict[str, dict[str, list[mpf]]] | None = None) -> Figure:
 
 
 # --- NoisyGD, constrained convex (Sec. 4.1, App. C.3) ------------------------------------
+
+
+#: Figure 1 (Sec. 1, App. D.1): m = 1, M = 10, eta = 0.05 (so c = 0.95), L/(n sigma) = 0.1;
+#: [YS22, Thm D.6] uses c' = 1 - eta m / 2 = 0.975 (authors' script).
+FIGURE_1 = {"m": "1", "M": "10", "eta": "0.05", "L_over_n_sigma": "0.1", "c_prime": "0.975",
+            "t_eps": (10, 20, 40, 80, 160), "t_fdp": 160, "no_privacy_mu": "10",
+            "delta": "1e-5"}
+
+
+def figure_1_values(dps: int = 20) -> dict[str, list[mpf]]:
+    """Figure 1's right panel at each t: mu of Thm 4.2 ("mu_ours") and Thm 4.1 ("mu_comp"),
+    and eps at delta = 1e-5 of ours in f-DP (Lemma A.3), ours in RDP (Lemma A.4, then
+    App. A.1), the prior RDP bound [YS22, Thm D.6] (App. A.1) and composition."""
+    from dpsym.papers.bok2024.appendix_a import app_a1_epsilon
+    from dpsym.papers.bok2024.prior import ys22_thm_d_6_rho
+
+    f = FIGURE_1
+    c = lem_2_8(f["eta"], f["m"], f["M"], dps=dps)
+    out: dict[str, list[mpf]] = {k: [] for k in (
+        "mu_ours", "mu_comp", "eps_fdp", "eps_rdp_ours", "eps_rdp_ys22", "eps_comp")}
+    for t in f["t_eps"]:
+        mu = thm_4_2(f["L_over_n_sigma"], 1, 1, f["eta"], f["m"], f["M"], t, dps=dps)
+        comp = thm_4_1(f["L_over_n_sigma"], 1, 1, t, dps=dps)
+        rho_ys = ys22_thm_d_6_rho(f["L_over_n_sigma"], c, f["c_prime"], t, dps=dps)
+        out["mu_ours"].append(mu)
+        out["mu_comp"].append(comp)
+        out["eps_fdp"].append(gdp_epsilon(mu, f["delta"], dps=dps))
+        out["eps_rdp_ours"].append(app_a1_epsilon(mu**2 / 2, f["delta"], dps=dps)["min"])
+        out["eps_rdp_ys22"].append(app_a1_epsilon(rho_ys, f["delta"], dps=dps)["min"])
+        out["eps_comp"].append(gdp_epsilon(comp, f["delta"], dps=dps))
+    return out
+
+
+@figure("bok2024", "figure_1", "NoisyGD strongly convex: f-DP, RDP and prior bounds (Fig. 1)")
+def figure_1(values: dict[str, list[mpf]] | None = None) -> Figure:
+    """Figure 1: tradeoff curves at t = 160 (left) and eps(delta = 1e-5) vs t (right)."""
+    f = FIGURE_1
+    v = values or figure_1_values()
+    fig, (ax, ax2) = new_figure(ncols=2, width=4.2, height=3.6)
+    t = f["t_fdp"]
+    ours = thm_4_2(f["L_over_n_sigma"], 1, 1, f["eta"], f["m"], f["M"], t, dps=15)
+    comp = thm_4_1(f["L_over_n_sigma"], 1, 1, t, dps=15)
+    tradeoff_panel(ax, [
+        (0, "perfect privacy", "0.5", ":"),
+        (ours, f"ours (optimal), G({mpmath.nstr(ours, 4)})", PALETTE[0], "-"),
+        (comp, f"composition, G({mpmath.nstr(comp, 4)})", PALETTE[1], "--"),
+        (f["no_privacy_mu"], "no privacy, G(10)", "0.2", "-."),
+    ], f"f-DP at t = {t}")
+    epsilon_panel(ax2, f["t_eps"], [
+        (v["eps_fdp"], "ours, f-DP (Thm 4.2)", PALETTE[0], "-"),
+        (v["eps_rdp_ours"], "ours, RDP (Thm 4.2 + A.4)", PALETTE[2], "-"),
+        (v["eps_rdp_ys22"], "prior RDP [YS22, Thm D.6]", "0.35", "-."),
+        (v["eps_comp"], "composition (Thm 4.1)", PALETTE[1], "--"),
+    ], "steps t", r"$(\varepsilon, 10^{-5})$-DP, c = 0.95, L/(n$\sigma$) = 0.1")
+    return fig
