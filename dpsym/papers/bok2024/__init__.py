@@ -20,6 +20,7 @@ sensitivity of the update map), D (diameter), mu (GDP parameter).
 
 from dpsym.papers.bok2024._rational import q_ratio  # noqa: F401
 from dpsym.papers.bok2024.appendix_a import *  # noqa: F403
+from dpsym.papers.bok2024.interpolated_process import *  # noqa: F403
 from dpsym.papers.bok2024.langevin import *  # noqa: F403
 from dpsym.papers.bok2024.mnist import *  # noqa: F403
 from dpsym.papers.bok2024.noisycgd import *  # noqa: F403

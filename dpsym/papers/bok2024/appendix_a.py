@@ -85,7 +85,6 @@ def figure_2() -> Figure:
     return fig
 
 
-# --- NoisyGD, strongly convex (Sec. 4.1, App. C.2) ---------------------------------------
 
 
 def app_a1_epsilon(rho: Number, delta: Number, optimal: bool = False,

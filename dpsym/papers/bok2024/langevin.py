@@ -129,4 +129,3 @@ def rem_5_3_montecarlo(L: float = 1.0, m: float = 1.0, eta: float = 0.05, t: int
     return out
 
 
-# --- NoisyCGD, constrained convex (Sec. 4.2, App. C.4) -------------------------------------

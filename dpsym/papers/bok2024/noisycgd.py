@@ -15,8 +15,9 @@ from mpmath import mpf
 from dpsym.errors import require, require_integer
 from dpsym.fdp import gdp_epsilon
 from dpsym.figures import PALETTE, epsilon_panel, figure, new_figure, tradeoff_panel
-from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, round_up, to_mpf
+from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, round_down, round_up, to_mpf
 from dpsym.papers.bok2024.noisygd import lem_2_8, thm_4_1
+from dpsym.shifts.interpolation import generic_branch
 
 __all__ = [
     "FIGURE_8",
@@ -26,6 +27,7 @@ __all__ = [
     "thm_4_4",
     "thm_4_5",
     "thm_4_5_from_c",
+    "thm_c_17",
 ]
 
 
@@ -132,4 +134,36 @@ def figure_8() -> Figure:
     return fig
 
 
-# --- Langevin / exponential mechanism (Sec. 5, App. D.4) -----------------------------------
+
+
+@cache
+def _c17_symbolic() -> tuple[sp.Expr, sp.Expr]:
+    """Thm C.17's quadratic instance, by sympy: (mean/sd)^2 of X'_{lE} - X_{lE} over
+    (L/(b sigma))^2, from the geometric sums of the hits (i* in B_l, at steps l, 2l, .., lE)
+    and of the noise, and the printed closed form."""
+    c, l, E, k = sp.symbols("c l E k", positive=True)
+    mean = sp.summation(c ** (l * E - l * k), (k, 1, E))         # in units eta L / b
+    var = sp.summation(c ** (2 * k), (k, 0, l * E - 1))            # in units (eta sigma)^2
+    derived = sp.simplify(generic_branch(mean) ** 2 / generic_branch(var))
+    printed = (1 - c ** (l * E)) / (1 + c ** (l * E)) * (1 - c**2) / (1 - c**l) ** 2
+    return derived, printed
+
+
+def thm_c_17(L_over_b_sigma: Number, c: Number, l: int, E: int, dps: int = DEFAULT_DPS) -> mpf:
+    """Thm C.17 (lower bound): in the setting of Thm 4.5 NoisyCGD is no better than mu-GDP,
+    mu = L/(b sigma) sqrt((1 - c^(lE))/(1 + c^(lE)) (1 - c^2)/(1 - c^l)^2), attained by a
+    quadratic loss with the differing example in the last batch (sympy-derived).  Rounded
+    down (a lower bound)."""
+    ref = "Bok et al. 2024, Thm C.17"
+    l = require_integer("l", l, ref, minimum=1)
+    E = require_integer("E", E, ref, minimum=1)
+    derived, _ = _c17_symbolic()
+    syms = {x.name: x for x in derived.free_symbols}
+    f = sp.lambdify((syms["c"], syms["E"], syms["l"]), derived, "mpmath")
+    with precision(dps + GUARD_DPS):
+        cv = to_mpf(c, "c", ref)
+        eff = to_mpf(L_over_b_sigma, "L/(b sigma)", ref)
+        require(0 < cv < 1, "c", c, "0 < c < 1", ref)
+        require(eff >= 0, "L/(b sigma)", L_over_b_sigma, "L/(b sigma) >= 0", ref)
+        mu = eff * mpmath.sqrt(f(cv, mpf(E), mpf(l)))
+    return round_down(mu, dps)

@@ -7,9 +7,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 import mpmath
+from matplotlib.figure import Figure
 from mpmath import mpf
 
 from dpsym.errors import require, require_integer
+from dpsym.fdp import gdp_epsilon
+from dpsym.figures import PALETTE, epsilon_panel, figure, new_figure, tradeoff_panel
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, round_up, to_mpf
 from dpsym.papers.bok2024._rational import (
     _ceil,
@@ -17,12 +20,24 @@ from dpsym.papers.bok2024._rational import (
     _require_eta_le_2_over_M,
     q_ratio,
 )
+from dpsym.shifts.cyclic_constrained import (
+    WindowSolution,
+    lemma_c11_corrected,
+    lemma_c11_printed,
+    thm_4_6_window_value,
+    window_optimum,
+)
 
 __all__ = [
+    "FIGURE_9",
     "TABLES_10_12",
     "e_star_as_printed",
+    "figure_9",
+    "figure_9_values",
+    "lem_c_11",
     "tables_10_12_cell",
     "thm_4_6",
+    "thm_4_6_certificate",
     "thm_4_6_crossing",
 ]
 
@@ -98,3 +113,88 @@ def tables_10_12_cell(l: int, L_over_b: str, eta: str, dps: int = DEFAULT_DPS) -
         "E_star_script": e_star_as_printed(L_over_b, eta, l),
         "E_min_valid": e_valid,
     }
+
+
+def lem_c_11(s: Number, D: Number, l: int, K: int) -> dict[str, WindowSolution]:
+    """Lemma C.11's window (K = E - tau epochs before the end, shift budget s = eta L / b per
+    hit, diameter D): the printed constant shift, the corrected constant shift and the exact
+    optimum (:mod:`dpsym.shifts.cyclic_constrained`), all in exact rationals.
+
+    The printed a = (D + s K)/(l K) assumes l K steps and K hits; the window has l K - 1
+    steps and K - 1 hits, so the printed sequence ends at z = a - s (erratum)."""
+    ref = "Bok et al. 2024, Lemma C.11"
+    sq, Dq = _exact(s, "s", ref), _exact(D, "D", ref)
+    return {"printed": lemma_c11_printed(Dq, sq, l, K),
+            "corrected": lemma_c11_corrected(Dq, sq, l, K),
+            "optimum": window_optimum(Dq, sq, l, K)}
+
+
+def thm_4_6_certificate(s: Number, D: Number, l: int) -> dict[str, object]:
+    """Certificate that Thm 4.6's final bound holds at (s, D, l): at K = ceil(D/s) the exact
+    window optimum is at most the value (D + s K)^2/(l K) that the proof charges.
+
+    For l >= 2 this is also proved in general: the corrected constant shift
+    a' = (D + s(K-1))/(l K - 1) is feasible (D > s (K - 1) >= s (1 - 1/l) when K >= 2) and
+    with B = D + s K in [s K, 2 s K], (B - s)^2/(l K - 1) <= B^2/(l K) iff
+    B^2 <= l K s (2B - s), true since B <= 2 s K and B >= s >= l s/(2(l - 1)).
+    For l = 1 the proof's intermediate fails (e.g. s = 1, D = 2: optimum 9 > 8), but the
+    final bound still holds because it exceeds Thm 4.3's by (L/b)^2."""
+    ref = "Bok et al. 2024, Thm 4.6"
+    sq, Dq = _exact(s, "s", ref), _exact(D, "D", ref)
+    K = _ceil(Dq / sq)
+    opt = window_optimum(Dq, sq, l, K)
+    charged = thm_4_6_window_value(Dq, sq, l, K)
+    return {"K": K, "optimum": opt.value, "charged": charged, "holds": opt.value <= charged,
+            "corrected_feasible": lemma_c11_corrected(Dq, sq, l, K).feasible}
+
+
+
+#: Figure 9 (App. D.3.2): eta = 0.02, L/b = 0.5, l = 20, D = 1, sigma = 3, so mu* = 0.7638.
+#: The paper draws "our bound" from E = 25 on; Thm 4.6 assumes E >= D b/(eta L) = 100.
+FIGURE_9 = {"eta": "0.02", "L_over_b": "0.5", "l": 20, "D": "1", "sigma": "3",
+            "E_fdp": (25, 50, 100), "E_eps": (5, 10, 20, 40, 80, 160, 320),
+            "deltas": ("1e-3", "1e-5")}
+
+
+def figure_9_values(dps: int = 20) -> dict[str, object]:
+    """Figure 9's right panel: eps of composition (Thm 4.4), of min(composition, mu*) as the
+    paper plots it, and of the same minimum where Thm 4.6 applies (E >= D b/(eta L))."""
+    f = FIGURE_9
+    mu_star = thm_4_6(f["L_over_b"], 1, f["sigma"], f["eta"], f["D"], f["l"],
+                      _ceil(q_ratio(f["L_over_b"], 1, f["eta"], f["D"], "Figure 9")), dps=dps)
+    e_valid = _ceil(q_ratio(f["L_over_b"], 1, f["eta"], f["D"], "Figure 9"))
+    out: dict[str, object] = {"mu_star": mu_star, "E_valid": e_valid}
+    with precision(dps + GUARD_DPS):
+        eff = to_mpf(f["L_over_b"]) / to_mpf(f["sigma"])
+    for delta in f["deltas"]:
+        comp = [eff * mpmath.sqrt(E) for E in f["E_eps"]]
+        paper_curve = [min(c, mu_star) for c in comp]
+        valid = [min(c, mu_star) if e_valid <= E else c for E, c in zip(f["E_eps"], comp,
+                                                                        strict=True)]
+        out[delta] = {name: [gdp_epsilon(m, delta, dps=dps) for m in mus]
+                      for name, mus in (("composition", comp), ("paper", paper_curve),
+                                        ("certified", valid))}
+    return out
+
+
+@figure("bok2024", "figure_9", "NoisyCGD constrained convex: Thm 4.6 vs composition (Fig. 9)")
+def figure_9(values: dict[str, object] | None = None) -> Figure:
+    """Figure 9: f-DP (left) and eps vs E (right); the dotted curve is where Thm 4.6 applies."""
+    f = FIGURE_9
+    v = values or figure_9_values()
+    fig, (ax, ax2) = new_figure(ncols=2, width=4.2, height=3.6)
+    with precision(20):
+        eff = to_mpf(f["L_over_b"]) / to_mpf(f["sigma"])
+    curves = [(v["mu_star"], f"ours, G({mpmath.nstr(v['mu_star'], 4)})", PALETTE[0], "-")]
+    curves += [(eff * mpmath.sqrt(E), f"composition, E={E}", col, "--")
+               for E, col in zip(f["E_fdp"], ("#d1495b", "#2e8b57", "0.35"), strict=True)]
+    tradeoff_panel(ax, curves, "f-DP (Thm 4.6 vs Thm 4.4)")
+    series = []
+    for delta, col in zip(f["deltas"], PALETTE, strict=False):
+        series.append((v[delta]["paper"], rf"ours as plotted, $\delta$={delta}", col, "-"))
+        series.append((v[delta]["certified"], rf"ours where Thm 4.6 applies, $\delta$={delta}",
+                       col, ":"))
+        series.append((v[delta]["composition"], rf"composition, $\delta$={delta}", col, "--"))
+    epsilon_panel(ax2, f["E_eps"], series, "epochs E",
+                  r"$(\varepsilon, \delta)$-DP, $\eta$ = 0.02, L/b = 0.5, l = 20, $\sigma$ = 3")
+    return fig

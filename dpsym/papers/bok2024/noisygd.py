@@ -198,7 +198,6 @@ def figure_6(eps: dict[str, dict[str, list[mpf]]] | None = None) -> Figure:
     return fig
 
 
-# --- NoisyGD, constrained convex (Sec. 4.1, App. C.3) ------------------------------------
 
 
 #: Figure 1 (Sec. 1, App. D.1): m = 1, M = 10, eta = 0.05 (so c = 0.95), L/(n sigma) = 0.1;

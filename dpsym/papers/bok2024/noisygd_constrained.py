@@ -138,4 +138,3 @@ def figure_7() -> Figure:
     return fig
 
 
-# --- NoisyCGD (cyclic batches), strongly convex (Sec. 4.2, App. C.4) ---------------------

@@ -1,0 +1,379 @@
+"""Moduli of continuity of gradient maps (Bravo, Flores-Mella & Guzman 2025, Sec. 2, Table 1).
+
+A modulus of continuity of ``Phi`` (Definition 2.1) is an increasing continuous ``phi`` with
+``||Phi(x) - Phi(y)|| <= phi(||x - y||)``; ``phi(0) > 0`` is allowed, so discontinuous maps
+(subgradient steps) are covered.  For the gradient map ``Phi(x) = x - eta grad f(x)`` every
+class in Table 1 has a modulus ``phi(delta) = sqrt(c delta^2 + h)``; this module returns
+``(c, h)`` for each class and derives each pair with sympy from the class's defining
+inequalities, via
+
+    ||Phi x - Phi y||^2 = delta^2 - 2 eta s + eta^2 G^2,
+    s = <g_x - g_y, x - y>,  G = ||g_x - g_y||,  delta = ||x - y||,
+
+maximised over the (s, G) the class allows:
+
+=============================  ====================================  =====================
+class                          constraints on (s, G)                 (c, h)
+=============================  ====================================  =====================
+convex, L-Lipschitz            s >= 0 (monotone), G <= 2L            (1, (2 eta L)^2)
+convex, (p, M)-weakly smooth   s >= 2p/(1+p) M^(-1/p) G^((1+p)/p)    (1, h_p) below
+kappa-str. convex, beta-smooth s >= kappa delta^2, G <= beta delta   (1-2 eta kappa+eta^2 beta^2, 0)
+convex, beta-smooth            s >= G^2/beta, G <= beta delta        (1, 0) if eta <= 2/beta
+nonconvex, beta-smooth         s >= -G delta, G <= beta delta        ((1 + eta beta)^2, 0)
+(lambda, kappa)-str. dissip.   s >= kappa delta^2 - lambda, G<=b d   (1-2 eta kappa+eta^2 beta^2,
+                                                                       2 eta lambda)
+=============================  ====================================  =====================
+
+``h_p = sup_{G >= 0} [eta^2 G^2 - 4 eta p/(1+p) M^(-1/p) G^((1+p)/p)]
+= 4 (1-p)/(1+p) eta^(2/(1-p)) (M/2)^(2/(1-p))`` (Hoelder co-coercivity; Lei & Ying 2020,
+Lemma D.3, as cited by the paper); ``p = 0`` gives ``(eta M)^2``, the Lipschitz value with
+``M = 2L``, and ``p -> 1`` gives 0 when ``eta M <= 2``.
+
+:func:`stress_test` samples point pairs for a concrete function of each class (seeded) and
+reports ``max ||Phi x - Phi y|| / phi(||x - y||)``, which must not exceed 1.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import mpmath
+import numpy as np
+import sympy as sp
+from mpmath import mpf
+
+from dpsym.errors import require, require_integer
+from dpsym.fdp.symbolic import Derivation
+from dpsym.numerics import DEFAULT_DPS, Number, precision, to_mpf
+
+__all__ = [
+    "CLASSES",
+    "Modulus",
+    "StressReport",
+    "convex_smooth",
+    "derive_class",
+    "derive_holder_h",
+    "lipschitz",
+    "modulus",
+    "nonconvex_smooth",
+    "stress_params",
+    "stress_test",
+    "strongly_convex_smooth",
+    "strongly_dissipative",
+    "weakly_smooth",
+]
+
+REF = "Bravo et al. 2025, Sec. 2 / Table 1"
+
+
+@dataclass(frozen=True)
+class Modulus:
+    """``phi(delta) = sqrt(c delta^2 + h)`` for one step of a gradient map."""
+
+    kind: str
+    c: mpf
+    h: mpf
+
+    def __call__(self, delta: Number) -> mpf:
+        d = to_mpf(delta, "delta", "Bravo et al. 2025, Def. 2.1")
+        require(d >= 0, "delta", delta, "delta >= 0", "Bravo et al. 2025, Def. 2.1")
+        return mpmath.sqrt(self.c * d * d + self.h)
+
+
+def _pos(name: str, x: Number) -> mpf:
+    v = to_mpf(x, name, REF)
+    require(v > 0, name, x, f"{name} > 0", REF)
+    return v
+
+
+def lipschitz(eta: Number, L: Number, *, dps: int = DEFAULT_DPS) -> Modulus:
+    """Convex, L-Lipschitz (subgradient step): ``(c, h) = (1, (2 eta L)^2)`` (Table 1, row 1)."""
+    with precision(dps):
+        e, Lv = _pos("eta", eta), _pos("L", L)
+        return Modulus("lipschitz", mpf(1), (2 * e * Lv) ** 2)
+
+
+def weakly_smooth(eta: Number, p: Number, M: Number, *, dps: int = DEFAULT_DPS) -> Modulus:
+    """Convex, (p, M)-weakly smooth: ``(1, 4 (1-p)/(1+p) eta^(2/(1-p)) (M/2)^(2/(1-p)))``.
+
+    Table 1, row 2 (Section 2, item (2)); ``0 <= p <= 1``.  At ``p = 1`` the value is the
+    limit 0, which needs ``eta M <= 2`` (otherwise ``h -> inf`` and a ValueError is raised).
+    """
+    with precision(dps):
+        e, Mv = _pos("eta", eta), _pos("M", M)
+        pv = to_mpf(p, "p", REF)
+        require(0 <= pv <= 1, "p", p, "0 <= p <= 1", REF)
+        if pv == 1:
+            require(e * Mv <= 2, "eta", eta, "eta M <= 2 at p = 1 (h -> inf otherwise)", REF)
+            return Modulus("weakly_smooth", mpf(1), mpf(0))
+        k = 2 / (1 - pv)
+        return Modulus("weakly_smooth", mpf(1), 4 * (1 - pv) / (1 + pv) * (e * Mv / 2) ** k)
+
+
+def strongly_convex_smooth(eta: Number, kappa: Number, beta: Number, *,
+                           dps: int = DEFAULT_DPS) -> Modulus:
+    """kappa-strongly convex, beta-smooth: ``(1 - 2 eta kappa + eta^2 beta^2, 0)`` (row 3)."""
+    with precision(dps):
+        e, k, b = _pos("eta", eta), _pos("kappa", kappa), _pos("beta", beta)
+        require(k <= b, "kappa", kappa, "kappa <= beta", REF)
+        return Modulus("strongly_convex_smooth", 1 - 2 * e * k + e ** 2 * b ** 2, mpf(0))
+
+
+def convex_smooth(eta: Number, beta: Number, *, dps: int = DEFAULT_DPS) -> Modulus:
+    """Convex, beta-smooth with ``eta <= 2/beta``: ``(1, 0)``, nonexpansive (row 4)."""
+    with precision(dps):
+        e, b = _pos("eta", eta), _pos("beta", beta)
+        require(e * b <= 2, "eta", eta, f"eta <= 2/beta = {mpmath.nstr(2 / b, 10)}", REF)
+        return Modulus("convex_smooth", mpf(1), mpf(0))
+
+
+def nonconvex_smooth(eta: Number, beta: Number, *, dps: int = DEFAULT_DPS) -> Modulus:
+    """Nonconvex, beta-smooth: ``((1 + eta beta)^2, 0)`` (row 5; Hardt et al. 2016)."""
+    with precision(dps):
+        e, b = _pos("eta", eta), _pos("beta", beta)
+        return Modulus("nonconvex_smooth", (1 + e * b) ** 2, mpf(0))
+
+
+def strongly_dissipative(eta: Number, lam: Number, kappa: Number, beta: Number, *,
+                         dps: int = DEFAULT_DPS) -> Modulus:
+    """(lambda, kappa)-str. dissipative, beta-smooth: ``(1-2 eta kappa+eta^2 beta^2, 2 eta lam)``.
+
+    Row 6; ``<grad f(x) - grad f(y), x - y> >= -lam + kappa ||x - y||^2`` for all x, y.
+    """
+    with precision(dps):
+        e, lv = _pos("eta", eta), _pos("lam", lam)
+        k, b = _pos("kappa", kappa), _pos("beta", beta)
+        require(k <= b, "kappa", kappa, "kappa <= beta", REF)
+        return Modulus("strongly_dissipative", 1 - 2 * e * k + e ** 2 * b ** 2, 2 * e * lv)
+
+
+CLASSES: dict[str, Callable[..., Modulus]] = {
+    "lipschitz": lipschitz,
+    "weakly_smooth": weakly_smooth,
+    "strongly_convex_smooth": strongly_convex_smooth,
+    "convex_smooth": convex_smooth,
+    "nonconvex_smooth": nonconvex_smooth,
+    "strongly_dissipative": strongly_dissipative,
+}
+
+
+def modulus(kind: str, **params: Number) -> Modulus:
+    """``(c, h)`` of the Table 1 class ``kind`` (a key of :data:`CLASSES`) at ``params``."""
+    require(kind in CLASSES, "kind", kind, f"one of {sorted(CLASSES)}", REF)
+    return CLASSES[kind](**params)
+
+
+# --- sympy derivations -------------------------------------------------------------------
+
+_eta, _delta = sp.symbols("eta delta", positive=True)
+_s, _G = sp.Symbol("s", real=True), sp.Symbol("G", nonnegative=True)
+_SQ = _delta ** 2 - 2 * _eta * _s + _eta ** 2 * _G ** 2  # ||Phi x - Phi y||^2
+
+
+def _c_h(expr: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    """Split a bound ``c delta^2 + h`` (polynomial in delta of degree <= 2, no linear term)."""
+    poly = sp.Poly(sp.expand(expr), _delta)
+    coeffs = dict(poly.terms())
+    require(set(coeffs) <= {(0,), (2,)}, "bound", expr, "the form c delta^2 + h", REF)
+    return sp.simplify(coeffs.get((2,), 0)), sp.simplify(coeffs.get((0,), 0))
+
+
+@functools.cache
+def derive_holder_h() -> tuple[sp.Expr, Derivation]:
+    """``h_p = max_{G >= 0} [eta^2 G^2 - 4 eta p/(1+p) M^(-1/p) G^((1+p)/p)]`` by calculus.
+
+    In log coordinates (``G = e^g``, ``eta = e^a``, ``M = e^m``) both terms are exponentials
+    of expressions linear in ``g, a, m``: ``J = e^(E1) - k e^(E2)``, ``E1 = 2a + 2g``,
+    ``E2 = a - m/p + g (1+p)/p``, ``k = 4p/(1+p)``.  sympy solves ``J'(g) = 0`` (linear after
+    taking logs), checks ``J''(g*) e^(-E1) = 2 (p-1)/p < 0`` (a maximum for 0 < p < 1; the
+    critical point is unique and J -> -inf as G -> inf, J(0) = 0), and shows
+    ``J(g*) = e^(E1*) (1-p)/(1+p)`` with ``E1* = log 4 + 2 (a + m - log 2)/(1-p)``, i.e.
+    ``h_p = 4 (1-p)/(1+p) eta^(2/(1-p)) (M/2)^(2/(1-p))``.
+    """
+    p = sp.Symbol("p", positive=True)
+    a, m, g = sp.symbols("a m g", real=True)
+    E1 = 2 * a + 2 * g
+    E2 = a - m / p + g * (1 + p) / p
+    k = 4 * p / (1 + p)
+    J = sp.exp(E1) - k * sp.exp(E2)
+    dJ = sp.diff(J, g)  # = 2 e^E1 - 4 e^E2
+    require(sp.simplify(dJ - (2 * sp.exp(E1) - 4 * sp.exp(E2))) == 0, "dJ", dJ,
+            "2 e^E1 - 4 e^E2", REF)
+    gs = sp.solve(sp.Eq(sp.log(2) + E1, sp.log(4) + E2), g)
+    require(len(gs) == 1, "g*", gs, "a unique critical point", REF)
+    E1s, E2s = sp.simplify(E1.subs(g, gs[0])), sp.simplify(E2.subs(g, gs[0]))
+    gap = sp.simplify(E2s - E1s)  # -log 2
+    second = sp.simplify(4 - k * ((1 + p) / p) ** 2 * sp.exp(gap))  # J''(g*) e^(-E1*)
+    coeff = sp.simplify(1 - k * sp.exp(gap))  # J(g*) e^(-E1*)
+    target_exp = sp.log(4) + 2 * (a + m - sp.log(2)) / (1 - p)
+    res = sp.Abs(sp.simplify(coeff - (1 - p) / (1 + p))) + sp.Abs(sp.simplify(E1s - target_exp))
+    eta, M = sp.Symbol("eta", positive=True), sp.Symbol("M", positive=True)
+    h = 4 * (1 - p) / (1 + p) * eta ** (2 / (1 - p)) * (M / 2) ** (2 / (1 - p))
+    return h, Derivation(sp.Tuple(coeff, E1s), sp.Tuple((1 - p) / (1 + p), target_exp),
+                         sp.simplify(res),
+                         f"Hoelder h: g* = {sp.simplify(gs[0])}, E2* - E1* = {gap}, "
+                         f"J''(g*) e^(-E1*) = {sp.factor(second)} (< 0 for 0 < p < 1)")
+
+
+@functools.cache
+def derive_class(kind: str) -> tuple[sp.Expr, sp.Expr, Derivation]:
+    """Derive ``(c, h)`` of Table 1's class ``kind`` from ``||Phi x - Phi y||^2`` (sympy).
+
+    ``_SQ = delta^2 - 2 eta s + eta^2 G^2`` is decreasing in s, so s is set to the class's
+    lower bound (which may depend on G); the result is then maximised in G on the allowed
+    interval by checking the sign of its G-derivative (sympy) or, for the Hoelder class,
+    by :func:`derive_holder_h`.  Returns ``(c, h, Derivation vs the table's (c, h))``.
+    """
+    require(kind in CLASSES, "kind", kind, f"one of {sorted(CLASSES)}", REF)
+    eta, d, s, G = _eta, _delta, _s, _G
+    L, k, b, lam = sp.symbols("L kappa beta lambda", positive=True)
+    assert sp.diff(_SQ, s) == -2 * eta  # decreasing in s: the lower bound on s is the worst case
+    if kind == "weakly_smooth":
+        h, der = derive_holder_h()
+        c = sp.Integer(1)  # s >= 0 part leaves delta^2; the G-part is the sup above
+        return c, h, der
+    lower_s = {
+        "lipschitz": sp.Integer(0),
+        "strongly_convex_smooth": k * d ** 2,
+        "convex_smooth": G ** 2 / b,
+        "nonconvex_smooth": -G * d,
+        "strongly_dissipative": k * d ** 2 - lam,
+    }[kind]
+    G_max = {"lipschitz": 2 * L}.get(kind, b * d)
+    bound_G = sp.expand(_SQ.subs(s, lower_s))
+    dG = sp.diff(bound_G, G)
+    if kind == "convex_smooth":
+        # dG = 2 G eta (eta - 2/beta) <= 0 when eta <= 2/beta: eta = 2/(beta (1 + v)), v >= 0
+        v = sp.Symbol("v", nonnegative=True)
+        sign = sp.factor(dG.subs(eta, 2 / (b * (1 + v))) / G)
+        require(sign.is_nonpositive is True, "dG/G", sign, "<= 0 for eta <= 2/beta", REF)
+        worst = bound_G.subs(G, 0)  # nonincreasing in G for theta <= 1
+    else:
+        # nondecreasing in G on [0, G_max]: dG >= 0 for G >= 0 (sympy decides the sign)
+        require(sp.factor(dG).is_nonnegative is True, "dG", dG, "dG >= 0 for G >= 0", REF)
+        worst = bound_G.subs(G, G_max)
+    c, h = _c_h(worst)
+    table = {
+        "lipschitz": (1, (2 * eta * L) ** 2),
+        "strongly_convex_smooth": (1 - 2 * eta * k + eta ** 2 * b ** 2, 0),
+        "convex_smooth": (1, 0),
+        "nonconvex_smooth": ((1 + eta * b) ** 2, 0),
+        "strongly_dissipative": (1 - 2 * eta * k + eta ** 2 * b ** 2, 2 * eta * lam),
+    }[kind]
+    res = sp.simplify(sp.Abs(sp.expand(c - table[0])) + sp.Abs(sp.expand(h - table[1])))
+    g_at = "0" if kind == "convex_smooth" else G_max
+    return c, h, Derivation(sp.Tuple(c, h), sp.Tuple(*table), res,
+                            f"{kind}: s -> {lower_s}, G -> {g_at}; dBound/dG = {sp.factor(dG)}")
+
+
+# --- numeric stress test -----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class StressReport:
+    """Result of :func:`stress_test`: worst ratio ``||Phi x - Phi y|| / phi(||x - y||)``."""
+
+    kind: str
+    pairs: int
+    max_ratio: float
+    max_excess_over_h: float | None
+    violations: int
+
+
+def _test_function(kind: str, params: dict[str, float], rng: np.random.Generator,
+                   dim: int) -> Callable[[np.ndarray], np.ndarray]:
+    """A (sub)gradient oracle of a concrete function of class ``kind`` (rows = points)."""
+    if kind == "lipschitz":
+        # max of affine pieces with ||a_i|| <= L: convex, L-Lipschitz, nondifferentiable
+        L = params["L"]
+        A = rng.normal(size=(7, dim))
+        A *= L / np.linalg.norm(A, axis=1, keepdims=True) * rng.uniform(0.5, 1, (7, 1))
+        A[0] = L * np.eye(dim)[0]
+        A[1] = -L * np.eye(dim)[0]
+        bb = rng.normal(scale=0.1, size=7)
+        return lambda X: A[np.argmax(X @ A.T + bb, axis=1)]
+    if kind == "weakly_smooth":
+        # f = |x|^(1+p)/(1+p) * M/2^(1-p): grad = (M/2^(1-p)) x |x|^(p-1) is (p, M)-Hoelder
+        p, M = params["p"], params["M"]
+        scale = M / 2 ** (1 - p)
+
+        def g(X: np.ndarray) -> np.ndarray:
+            n = np.linalg.norm(X, axis=1, keepdims=True)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                out = np.where(n > 0, X * n ** (p - 1), 0.0)
+            return scale * out
+        return g
+    if kind in ("strongly_convex_smooth", "convex_smooth"):
+        # kappa/2 |x|^2 + (beta - kappa) * 2 * lse(B x) with ||B|| <= 1: Hess in [kappa, beta]
+        beta = params["beta"]
+        kap = params.get("kappa", 0.0)
+        B = rng.normal(size=(5, dim))
+        B /= np.linalg.norm(B, 2)
+
+        def g(X: np.ndarray) -> np.ndarray:
+            Z = X @ B.T
+            P = np.exp(Z - Z.max(axis=1, keepdims=True))
+            P /= P.sum(axis=1, keepdims=True)
+            return kap * X + 2 * (beta - kap) * P @ B
+        return g
+    if kind == "nonconvex_smooth":
+        # beta * sum_i sin(x_i): Hessian -beta diag(sin x), spectral norm <= beta
+        beta = params["beta"]
+        return lambda X: beta * np.cos(X)
+    if kind == "strongly_dissipative":
+        # K/2 |x|^2 + a sum sin(x_i): beta = K + a; <g_x - g_y, x - y> >= K d^2 - 2 a sqrt(dim) d
+        # >= (K/2) d^2 - 2 a^2 dim / K, so (lambda, kappa) = (2 a^2 dim / K, K/2)
+        K, a = 2 * params["kappa"], params["beta"] - 2 * params["kappa"]
+        return lambda X: K * X + a * np.cos(X)
+    raise ValueError(f"kind={kind!r} violates kind in {sorted(CLASSES)} ({REF})")
+
+
+def stress_params(kind: str) -> dict[str, float]:
+    """Default (eta, class constants) for :func:`stress_test`, matching its test functions."""
+    return {
+        "lipschitz": {"eta": 0.3, "L": 1.0},
+        "weakly_smooth": {"eta": 0.3, "p": 0.5, "M": 2.0},
+        "strongly_convex_smooth": {"eta": 0.3, "kappa": 0.5, "beta": 2.0},
+        "convex_smooth": {"eta": 0.9, "beta": 2.0},
+        "nonconvex_smooth": {"eta": 0.3, "beta": 1.5},
+        # K = 2 kappa = 1, a = beta - 1 = 0.5, dim = 2: lambda = 2 a^2 dim / K = 1
+        "strongly_dissipative": {"eta": 0.3, "lam": 1.0, "kappa": 0.5, "beta": 1.5},
+    }[kind]
+
+
+def stress_test(kind: str, params: dict[str, float] | None = None, *, pairs: int = 20000,
+                dim: int = 2, seed: int = 0, against: Modulus | None = None) -> StressReport:
+    """Sample point pairs and check ``||Phi x - Phi y|| <= phi(||x - y||)`` (float64, seeded).
+
+    Half the pairs are uniform in ``[-3, 3]^dim``, half are close pairs (``||x - y||`` log-uniform
+    in ``[1e-4, 1]``), which probe ``phi(0) = sqrt(h)``.  A violation is a ratio above
+    ``1 + 1e-9``.  ``max_excess_over_h`` is ``max (||Phi x - Phi y||^2 - c delta^2) / h`` (how
+    much of ``h`` is used; None when h = 0).  ``against`` replaces the class's modulus by
+    another one (a negative control: a too-small modulus must produce violations).
+    """
+    pairs = require_integer("pairs", pairs, REF, minimum=2)
+    params = dict(stress_params(kind) if params is None else params)
+    if kind == "strongly_dissipative":
+        require(dim == 2 and params == stress_params(kind), "params", params,
+                "the default parameters (the test function's lambda uses dim = 2)", REF)
+    mod = modulus(kind, **params) if against is None else against
+    c, h = float(mod.c), float(mod.h)
+    rng = np.random.default_rng(seed)
+    grad = _test_function(kind, params, rng, dim)
+    eta = params["eta"]
+    n1 = pairs // 2
+    X = rng.uniform(-3, 3, size=(pairs, dim))
+    Y = np.empty_like(X)
+    Y[:n1] = rng.uniform(-3, 3, size=(n1, dim))
+    dirs = rng.normal(size=(pairs - n1, dim))
+    dirs /= np.linalg.norm(dirs, axis=1, keepdims=True)
+    Y[n1:] = X[n1:] + dirs * 10 ** rng.uniform(-4, 0, size=(pairs - n1, 1))
+    PX = X - eta * grad(X)
+    PY = Y - eta * grad(Y)
+    num = np.linalg.norm(PX - PY, axis=1)
+    delta = np.linalg.norm(X - Y, axis=1)
+    phi = np.sqrt(c * delta ** 2 + h)
+    ratio = num / phi
+    excess = float(np.max((num ** 2 - c * delta ** 2) / h)) if h > 0 else None
+    return StressReport(kind, pairs, float(ratio.max()), excess, int(np.sum(ratio > 1 + 1e-9)))
