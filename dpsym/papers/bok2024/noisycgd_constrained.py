@@ -39,6 +39,7 @@ __all__ = [
     "thm_4_6",
     "thm_4_6_certificate",
     "thm_4_6_crossing",
+    "thm_4_6_exact",
 ]
 
 
@@ -198,3 +199,21 @@ def figure_9(values: dict[str, object] | None = None) -> Figure:
     epsilon_panel(ax2, f["E_eps"], series, "epochs E",
                   r"$(\varepsilon, \delta)$-DP, $\eta$ = 0.02, L/b = 0.5, l = 20, $\sigma$ = 3")
     return fig
+
+
+def thm_4_6_exact(L_over_b: Number, eta: Number, D: Number, sigma: Number, l: int,
+                  E: int) -> float:
+    """The best mu the shifted-interpolation argument of Thm 4.6 gives at E epochs: the last
+    step (Lemma 3.1) plus the exact optimum of the window (:func:`window_optimum`),
+    minimised over all windows K = E - tau in 1..E-1 (tau >= 1), i.e.
+    mu = sqrt(s^2 + min_K OPT(K)) / (eta sigma) with s = eta L / b.  Valid for every E >= 2,
+    not only E >= D b/(eta L); float64 output of an exact-rational optimum (for tables and
+    plots, not a certified rounding)."""
+    ref = "Bok et al. 2024, Thm 4.6 (exact window)"
+    E = require_integer("E", E, ref, minimum=2)
+    Lb, e, Dq = _exact(L_over_b, "L/b", ref), _exact(eta, "eta", ref), _exact(D, "D", ref)
+    sg = _exact(sigma, "sigma", ref)
+    require(sg > 0, "sigma", sigma, "sigma > 0", ref)
+    s = e * Lb
+    best = min(window_optimum(Dq, s, l, K).value for K in range(1, E) if l * K >= 2)
+    return float(s * s + best) ** 0.5 / float(e * sg)
