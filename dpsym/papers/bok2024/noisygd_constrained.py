@@ -5,6 +5,7 @@ Table 8, Figure 7.
 from __future__ import annotations
 
 import mpmath
+import numpy as np
 import sympy as sp
 from matplotlib.figure import Figure
 from mpmath import mpf
@@ -13,7 +14,7 @@ from dpsym.errors import require, require_integer
 from dpsym.fdp import gdp_epsilon
 from dpsym.figures import PALETTE, epsilon_panel, figure, new_figure, tradeoff_panel
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, round_up, to_mpf
-from dpsym.papers.bok2024._rational import _ceil, _require_eta_le_2_over_M, q_ratio
+from dpsym.papers.bok2024._rational import _ceil, _exact, _require_eta_le_2_over_M, q_ratio
 from dpsym.papers.bok2024.noisygd import thm_4_1
 from dpsym.shifts import lemma_c8_symbolic
 
@@ -26,6 +27,7 @@ __all__ = [
     "thm_4_3",
     "thm_4_3_dominance_threshold",
     "thm_c_7",
+    "thm_c_16_instance",
 ]
 
 
@@ -138,3 +140,50 @@ def figure_7() -> Figure:
     return fig
 
 
+
+
+def thm_c_16_instance(L_over_n: Number, eta: Number, D: Number, sigma: Number, t: int,
+                      cells: int = 1201) -> dict[str, float]:
+    """Thm C.16's lower-bound construction, computed (not sampled): d = 1, K = [-D/2, D/2],
+    X_0 = X'_0 = 0, grad f_i = 0 on S while S' shifts the average gradient by -L/n, so
+    NoisyGD runs the projected walks X_{k+1} = P(X_k + eta sigma Z) and
+    X'_{k+1} = P(X'_k + eta L/n + eta sigma Z).
+
+    Both laws are propagated on a grid of ``cells`` cells, the two end cells holding the
+    projection atoms.  Every threshold test "reject iff X_t > x" has type I error
+    alpha(x) = P(X_t > x) and type II error beta(x) = P(X'_t <= x); G(mu)(alpha) <= beta fails
+    for mu < Phi^-1(1 - alpha) - Phi^-1(beta), so the algorithm is *not* mu-GDP for mu below
+    ``mu_lower`` = the best such value over x.  ``mu_upper`` is Thm 4.3 (t >= D n/(eta L)).
+    float64 (an illustration of the theorem's tightness; the grid error is shown by
+    halving the cell size)."""
+    from scipy.special import ndtr, ndtri
+
+    ref = "Bok et al. 2024, Thm C.16"
+    t = require_integer("t", t, ref, minimum=1)
+    Ln, e, Dv, sg = (float(_exact(x, name, ref)) for x, name in
+                     ((L_over_n, "L/n"), (eta, "eta"), (D, "D"), (sigma, "sigma")))
+    require(sg > 0, "sigma", sigma, "sigma > 0", ref)
+    x = np.linspace(-Dv / 2, Dv / 2, cells)
+    h = x[1] - x[0]
+    edges = np.concatenate([[-np.inf], (x[:-1] + x[1:]) / 2, [np.inf]])
+
+    def kernel(drift: float) -> np.ndarray:
+        z = (edges[None, :] - x[:, None] - drift) / (e * sg)
+        return np.diff(ndtr(z), axis=1)          # rows: from cell i; columns: to cell j
+
+    start = np.zeros(cells)
+    start[cells // 2] = 1.0
+    p, q = start.copy(), start.copy()
+    k0, k1 = kernel(0.0), kernel(e * Ln)
+    for _ in range(t):
+        p, q = p @ k0, q @ k1
+    alpha = 1 - np.cumsum(p)                      # P(X_t > x_j)
+    beta = np.cumsum(q)                           # P(X'_t <= x_j)
+    # Keep tests whose errors are strictly inside (0, 1) in float64, where ndtri is finite.
+    ok = (alpha > 1e-300) & (beta > 1e-300) & (alpha < 1 - 1e-15) & (beta < 1 - 1e-15)
+    mus = ndtri(1 - alpha[ok]) - ndtri(beta[ok])
+    mus[~np.isfinite(mus)] = -np.inf
+    j = int(np.argmax(mus))
+    upper = float(thm_4_3(Ln, 1, sg, e, Dv, max(t, _ceil(q_ratio(Ln, 1, e, Dv, ref))), dps=20))
+    return {"mu_lower": float(mus[j]), "mu_upper": upper, "alpha": float(alpha[ok][j]),
+            "beta": float(beta[ok][j]), "threshold": float(x[ok][j]), "cell": float(h)}
