@@ -47,7 +47,7 @@ STYLE = {
 }
 
 # The modules whose import registers figures, by paper.
-_FIGURE_MODULES = ("dpsym.papers.core", "dpsym.papers.bok2024")
+_FIGURE_MODULES = ("dpsym.papers.core", "dpsym.papers.bok2024", "dpsym.papers.bravo2025")
 
 
 @contextmanager

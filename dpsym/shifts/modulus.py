@@ -56,6 +56,7 @@ __all__ = [
     "derive_class",
     "derive_holder_h",
     "lipschitz",
+    "lipschitz_tightness",
     "modulus",
     "nonconvex_smooth",
     "stress_params",
@@ -266,6 +267,24 @@ def derive_class(kind: str) -> tuple[sp.Expr, sp.Expr, Derivation]:
     g_at = "0" if kind == "convex_smooth" else G_max
     return c, h, Derivation(sp.Tuple(c, h), sp.Tuple(*table), res,
                             f"{kind}: s -> {lower_s}, G -> {g_at}; dBound/dG = {sp.factor(dG)}")
+
+
+def lipschitz_tightness(eta: Number, L: Number, delta: Number, *, dps: int = DEFAULT_DPS) -> mpf:
+    """``||Phi x - Phi y|| / phi(delta)`` for ``f = L|x|`` (d = 1) at ``x = delta/2 = -y``.
+
+    The subgradient step maps the pair to ``+-(delta/2 - eta L)``, at distance
+    ``|delta - 2 eta L|``, while ``phi(delta) = sqrt(delta^2 + (2 eta L)^2)``: the ratio tends to
+    1 as ``delta -> 0``, so the Lipschitz modulus (Table 1, row 1) cannot be improved at 0.
+    """
+    ref = "Bravo et al. 2025, Sec. 2, item (1)"
+    with precision(dps):
+        m = lipschitz(eta, L, dps=dps)
+        d = to_mpf(delta, "delta", ref)
+        require(d > 0, "delta", delta, "delta > 0", ref)
+        e, Lv = to_mpf(eta, "eta", ref), to_mpf(L, "L", ref)
+        x, y = d / 2, -d / 2
+        px, py = x - e * Lv * mpmath.sign(x), y - e * Lv * mpmath.sign(y)
+        return abs(px - py) / m(d)
 
 
 # --- numeric stress test -----------------------------------------------------------------

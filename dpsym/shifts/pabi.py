@@ -155,7 +155,7 @@ def optimal_shifts(D: Number, c: Sequence[Number], h: Sequence[Number],
     >>> from dpsym.numerics import nstr
     >>> s = optimal_shifts(1, [1, 1, 1], [0, 0, 0], [1, 1, 1])
     >>> [nstr(x, 5) for x in s.a], nstr(s.value, 5)
-    (['0.33333', '0.33333', '0.33333'], '0.33334')
+    (['0.33333', '0.33333', '0.33333'], '0.33333')
     """
     with precision(dps + GUARD_DPS):
         pr = _problem(D, c, h, sigma2, REF_LEM)

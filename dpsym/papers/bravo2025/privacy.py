@@ -1,0 +1,783 @@
+"""Bravo, Flores-Mella & Guzman 2025, Section 5 and App. A.3: privacy of noisy SGD's last iterate.
+
+Covered: Def. A.16 / Lemma A.17 (sampled Gaussian mechanism over a ball), Lemma A.18
+(Mironov, Talwar & Zhang 2019, Thm 11), Theorem 5.2 (convex, L-Lipschitz, (p, M)-weakly
+smooth losses, Poisson batches), Remark 5.3 / Theorem 1.2 (the capped curve
+min{T, 2 Tbar + V}), Figure 1, Theorem 5.4 (beta-smooth nonconvex losses, batches
+without replacement), the (eps, delta) conversion (22) and its validity condition (23),
+and two errata: the constant 6.25 after (23) (S1) and Poisson batches larger than b in
+Theorem 5.2 (S4).
+
+Symbols follow the paper: alpha (Renyi order), L (Lipschitz constant / gradient bound), n
+(dataset size), b (expected or fixed batch size), eta (step size), sigma (noise: the
+update adds N(0, eta^2 sigma^2 I)), D (diameter), p, M (Hoelder exponent and constant),
+beta (smoothness), T (iterations), Tbar (the PABI window).
+
+Two quantities are computed by the shared concept modules, never here:
+
+* the RDP of the Poisson-subsampled Gaussian, :func:`dpsym.rdp.poisson_gaussian_rdp`
+  (MTZ19), which is the *dominating* direction R_alpha(mixture || N(0, s^2)); the paper's
+  S_alpha (Def. A.16) is the other direction, so every bound built on it here stays an
+  upper bound (MTZ19, Thm 5);
+* the RDP -> (eps, delta) conversion, :mod:`dpsym.rdp.conversions` (Mironov 2017, Prop. 3
+  for (22)).
+
+Every privacy bound is computed with guard digits and rounded *up*.
+"""
+
+from __future__ import annotations
+
+import functools
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import sympy as sp
+from matplotlib.figure import Figure
+from mpmath import mpf
+
+from dpsym.errors import require, require_integer
+from dpsym.fdp.symbolic import Derivation
+from dpsym.figures import figure, new_figure
+from dpsym.numerics import (
+    DEFAULT_DPS,
+    GUARD_DPS,
+    Number,
+    find_root,
+    precision,
+    round_down,
+    round_up,
+    to_mpf,
+)
+from dpsym.papers.bravo2025.corollaries import cor_3_7, cor_3_8
+from dpsym.rdp.conversions import epsilon_from_rdp
+from dpsym.rdp.subsampled_gaussian import poisson_gaussian_rdp
+from dpsym.shifts.modulus import nonconvex_smooth, weakly_smooth
+
+__all__ = [
+    "FIGURE_1",
+    "alpha_star",
+    "composition_bound",
+    "def_a_16",
+    "eq_22",
+    "eq_22_symbolic",
+    "eq_23_holds",
+    "figure_1",
+    "figure_1_value",
+    "figure_privacy_curve",
+    "lem_a_17",
+    "lem_a_18",
+    "lem_a_18_conditions",
+    "poisson_batch_excess",
+    "rem_5_3",
+    "rem_5_3_V",
+    "s1_condition_corrected",
+    "s1_condition_printed",
+    "s4_modulus_violation",
+    "thm_5_2",
+    "thm_5_2_exact_sampling",
+    "thm_5_2_symbolic",
+    "thm_5_2_tbar",
+    "thm_5_4",
+    "thm_5_4_alpha_star",
+    "thm_5_4_pabi_term",
+    "thm_5_4_symbolic",
+    "thm_5_4_tbar_min",
+]
+
+PAPER = "Bravo et al. 2025"
+REF_A16 = f"{PAPER}, Def. A.16"
+REF_A17 = f"{PAPER}, Lemma A.17"
+REF_A18 = f"{PAPER}, Lemma A.18 (= Mironov, Talwar & Zhang 2019, Thm 11)"
+REF_52 = f"{PAPER}, Thm 5.2"
+REF_53 = f"{PAPER}, Remark 5.3"
+REF_54 = f"{PAPER}, Thm 5.4"
+REF_22 = f"{PAPER}, eq. (22)-(23)"
+
+
+# --- exact rationals for ceilings ----------------------------------------------------------
+
+def exact(x: Number, name: str, ref: str) -> Fraction:
+    """An input as an exact rational (decimal strings exactly, floats as their binary value)."""
+    if isinstance(x, bool):
+        raise ValueError(f"{name}={x} violates a real number ({ref})")
+    try:
+        if isinstance(x, mpf):
+            return Fraction(mpmath.nstr(x, 60, min_fixed=-10**6, max_fixed=10**6))
+        out = Fraction(x)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}={x} violates a real number ({ref})") from None
+    return out
+
+
+def ceil_fraction(x: Fraction) -> int:
+    """Exact ceiling of a rational (a theorem's ceiling must not see float noise)."""
+    return -(-x.numerator // x.denominator)
+
+
+def _positive(x: Number, name: str, ref: str) -> mpf:
+    v = to_mpf(x, name, ref)
+    require(v > 0, name, x, f"{name} > 0", ref)
+    return v
+
+
+def _p_check(p: Number, ref: str) -> mpf:
+    pv = to_mpf(p, "p", ref)
+    require(0 <= pv <= 1, "p", p, "0 <= p <= 1 (Hoelder exponent)", ref)
+    return pv
+
+
+# --- Appendix A.3: the sampled Gaussian mechanism -------------------------------------------
+
+@functools.lru_cache(maxsize=512)
+def def_a_16(alpha: Number, q: Number, sigma: Number, dps: int = 30) -> mpf:
+    """S_alpha(q, sigma) = R_alpha( N(0, s^2) || (1-q) N(0, s^2) + q N(1, s^2) ) (Def. A.16).
+
+    The paper's own direction, evaluated literally by quadrature:
+    with w(z) = 1 + q expm1((2z - 1)/(2 s^2)) (the likelihood ratio mixture/N(0, s^2), whose
+    N(0, s^2)-mean is 1), e^{(alpha-1) S} = E_{N(0,s^2)}[w^(1-alpha)], and the integrand
+    w^(1-alpha) - 1 - (1-alpha)(w-1) >= 0 has no cancellation at small q.  Used to check the
+    direction convention (this value is <= :func:`lem_a_17` with r = 1); accounting uses
+    the dominating direction.  Not rounded (a check, not a bound).
+    """
+    with precision(dps + GUARD_DPS):
+        a = to_mpf(alpha, "alpha", REF_A16)
+        require(a > 1, "alpha", alpha, "alpha > 1", REF_A16)
+        qv = to_mpf(q, "q", REF_A16)
+        require(0 < qv < 1, "q", q, "0 < q < 1", REF_A16)
+        s = _positive(sigma, "sigma", REF_A16)
+        s2 = s * s
+        extra = int(max(0, -mpmath.log10(qv))) * 2 + 5
+
+        def f(z: mpf) -> mpf:
+            with mpmath.workdps(mpmath.mp.dps + extra):
+                x = qv * mpmath.expm1((2 * z - 1) / (2 * s2))
+                g = mpmath.expm1((1 - a) * mpmath.log1p(x)) - (1 - a) * x
+                return +(mpmath.npdf(z, 0, s) * g / (qv * qv))
+
+        pts = sorted({mpf(0), mpf(1), mpf(1) / 2 + s2 * mpmath.log((1 - qv) / qv)})
+        val = mpmath.quad(f, [mpmath.ninf, *pts, mpmath.inf]) * qv * qv
+        out = mpmath.log1p(val) / (a - 1)
+    with precision(dps):
+        return +out
+
+
+@functools.lru_cache(maxsize=512)
+def lem_a_17(alpha: Number, q: Number, sigma: Number, r: Number = 1,
+             dps: int = DEFAULT_DPS) -> mpf:
+    """Lemma A.17 (Altschuler & Talwar 2022, Lemma 2.11): the supremum over mu on B(0, r) of
+    R_alpha(N(0, s^2 I) || (1-q) N(0, s^2 I) + q N(0, s^2 I) * mu) is S_alpha(q, sigma / r).
+
+    Returned as the Poisson-subsampled Gaussian RDP at noise multiplier sigma / r
+    (:func:`dpsym.rdp.poisson_gaussian_rdp`), the dominating direction, hence an upper
+    bound on S_alpha(q, sigma / r) (rounded up; cached, the function is pure).
+    """
+    with precision(dps + GUARD_DPS):
+        s = _positive(sigma, "sigma", REF_A17)
+        rv = _positive(r, "r", REF_A17)
+        qv = to_mpf(q, "q", REF_A17)
+        require(0 < qv < 1, "q", q, "0 < q < 1", REF_A17)
+        a = to_mpf(alpha, "alpha", REF_A17)
+        require(a > 1, "alpha", alpha, "alpha > 1", REF_A17)
+        ratio = s / rv
+    return poisson_gaussian_rdp(qv, ratio, a, dps=dps)
+
+
+def lem_a_18_conditions(alpha: Number, q: Number, sigma: Number,
+                        dps: int = DEFAULT_DPS) -> tuple[mpf, mpf]:
+    """The slacks of the two conditions defining alpha*(q, sigma) in Lemma A.18.
+
+    With M = log(1 + 1/(q (alpha - 1))):
+    g1 = M sigma^2/2 - log(sigma^2) - alpha and
+    g2 = (M^2 sigma^2/2 - log(5 sigma^2)) / (M + log(q alpha) + 1/(2 sigma^2)) - alpha;
+    alpha satisfies the lemma's conditions iff both are >= 0 (and the denominator of g2 is
+    positive; a non-positive denominator is reported as g2 = -inf).
+    """
+    with precision(dps + GUARD_DPS):
+        a = to_mpf(alpha, "alpha", REF_A18)
+        require(a > 1, "alpha", alpha, "alpha > 1", REF_A18)
+        qv, s = to_mpf(q, "q", REF_A18), _positive(sigma, "sigma", REF_A18)
+        s2 = s * s
+        Mv = mpmath.log1p(1 / (qv * (a - 1)))
+        g1 = Mv * s2 / 2 - mpmath.log(s2) - a
+        den = Mv + mpmath.log(qv * a) + 1 / (2 * s2)
+        g2 = (Mv * Mv * s2 / 2 - mpmath.log(5 * s2)) / den - a if den > 0 else mpmath.ninf
+    with precision(dps):
+        return +g1, +g2
+
+
+def alpha_star(q: Number, sigma: Number, dps: int = DEFAULT_DPS) -> mpf:
+    """alpha*(q, sigma) of Lemma A.18: where the first of its two conditions fails.
+
+    Both slacks of :func:`lem_a_18_conditions` are positive as alpha -> 1+ (M -> inf);
+    alpha* is the smallest alpha > 1 at which one of them reaches 0, so every alpha in
+    (1, alpha*] satisfies both.  (The paper says "the largest alpha satisfying" them; the
+    conditions hold on an initial interval and the smallest crossing is the safe reading
+    when they are not monotone.)  Found by root finding on min(g1, g2) and rounded *down*
+    (fewer orders are certified, never more).  Hypotheses q in (0, 1/5), sigma >= 4.
+    """
+    with precision(dps + GUARD_DPS):
+        qv = to_mpf(q, "q", REF_A18)
+        require(0 < qv < mpf(1) / 5, "q", q, "0 < q < 1/5", REF_A18)
+        s = to_mpf(sigma, "sigma", REF_A18)
+        require(s >= 4, "sigma", sigma, "sigma >= 4", REF_A18)
+
+        def slack(a: mpf) -> mpf:
+            g1, g2 = lem_a_18_conditions(a, qv, s, dps=mpmath.mp.dps)
+            return min(g1, g2)
+
+        # Scan outwards geometrically in alpha - 1 for the first sign change.
+        lo = mpf(1) + mpf(10) ** -6
+        require(slack(lo) > 0, "sigma", sigma, "the conditions of Lemma A.18 near alpha = 1",
+                REF_A18)
+        hi = lo
+        while slack(hi) > 0:
+            lo, hi = hi, 1 + 2 * (hi - 1)
+            require(hi < mpf(10) ** 12, "sigma", sigma, "a finite alpha* (Lemma A.18)",
+                    REF_A18)
+        root = find_root(slack, lo, hi, lower=lo, upper=hi, side="lower")
+    return round_down(root, dps)
+
+
+def lem_a_18(alpha: Number, q: Number, sigma: Number, dps: int = DEFAULT_DPS) -> mpf:
+    """Lemma A.18 (MTZ19, Thm 11): S_alpha(q, sigma) <= 2 alpha q^2 / sigma^2 for
+    1 < alpha <= alpha*(q, sigma), q in (0, 1/5), sigma >= 4.  Returns the bound (rounded up).
+    """
+    with precision(dps + GUARD_DPS):
+        a = to_mpf(alpha, "alpha", REF_A18)
+        astar = alpha_star(q, sigma, dps=dps)
+        require(1 < a <= astar, "alpha", alpha, f"1 < alpha <= alpha* = {mpmath.nstr(astar, 8)}",
+                REF_A18)
+        qv, s = to_mpf(q), to_mpf(sigma)
+        out = 2 * a * qv * qv / (s * s)
+    return round_up(out, dps)
+
+
+# --- Theorem 5.2, Remark 5.3, Figure 1 ------------------------------------------------------
+
+def thm_5_2_tbar(D: Number, n: Number, eta: Number, L: Number) -> int:
+    """Tbar = ceil(D n / (4 eta L)) of Theorem 5.2 (the minimiser of
+    16 L^2 R / n^2 + D^2/(eta^2 R) over R, rounded up), computed exactly.
+    """
+    Dq, nq, eq, Lq = (exact(v, k, REF_52) for v, k in ((D, "D"), (n, "n"), (eta, "eta"),
+                                                          (L, "L")))
+    for v, k, raw in ((Dq, "D", D), (nq, "n", n), (eq, "eta", eta), (Lq, "L", L)):
+        require(v > 0, k, raw, f"{k} > 0", REF_52)
+    return ceil_fraction(Dq * nq / (4 * eq * Lq))
+
+
+def _holder_term(eta: mpf, p: mpf, M: mpf) -> mpf:
+    """h / eta^2 with h the weakly smooth modulus (:func:`dpsym.shifts.modulus.weakly_smooth`):
+    the coefficient 4 eta^(2p/(1-p)) ((1-p)/(1+p)) (M/2)^(2/(1-p)) of alpha ln(Tbar e)/sigma^2
+    in Theorem 5.2 (Cor. 3.7 with sigma_j^2 = eta^2 sigma^2/2 gives alpha h ln(R e)/(eta^2
+    sigma^2)).  At p = 1 the limit 0, which needs eta M <= 2 (checked there).
+    """
+    return weakly_smooth(eta, p, M, dps=mpmath.mp.dps).h / eta ** 2
+
+
+def _thm_5_2_hyp(alpha: mpf, L: mpf, n: int, b: mpf, sigma: mpf, check_alpha: bool) -> None:
+    q = b / n
+    require(b <= n, "b", b, f"b <= n = {n}", REF_52)
+    require(sigma >= 8 * mpmath.sqrt(2) * L / b, "sigma", sigma,
+            f"sigma >= 8 sqrt(2) L / b = {mpmath.nstr(8 * mpmath.sqrt(2) * L / b, 8)}", REF_52)
+    # Lemma A.18 needs q < 1/5 (the paper's Thm 5.2 allows any b <= n; see S5).
+    require(q < mpf(1) / 5, "b", b, f"b/n < 1/5 (Lemma A.18, used in the proof), b/n = {q}",
+            REF_52)
+    if check_alpha:
+        astar = alpha_star(q, b * sigma / (2 * mpmath.sqrt(2) * L), dps=mpmath.mp.dps)
+        require(1 < alpha <= astar, "alpha", alpha,
+                f"1 < alpha <= alpha*(b/n, b sigma/(2 sqrt2 L)) = {mpmath.nstr(astar, 8)}",
+                REF_52)
+
+
+def thm_5_2(alpha: Number, L: Number, n: Number, b: Number, eta: Number, sigma: Number,
+            D: Number, M: Number, p: Number, T: Number | None = None, *,
+            check_alpha: bool = True, dps: int = DEFAULT_DPS) -> mpf:
+    """Theorem 5.2: for T >= Tbar = ceil(Dn/(4 eta L)), sigma >= 8 sqrt2 L / b and
+    1 < alpha <= alpha*(b/n, b sigma/(2 sqrt2 L)), Poisson noisy SGD on convex, L-Lipschitz,
+    (p, M)-weakly smooth losses is (alpha, eps)-RDP with
+
+        eps <= alpha/sigma^2 ( 16 L^2 Tbar / n^2 + D^2/(eta^2 Tbar)
+                               + 4 eta^(2p/(1-p)) ((1-p)/(1+p)) (M/2)^(2/(1-p)) ln(Tbar e) ).
+
+    Reading used (erratum S4, see :func:`poisson_batch_excess`): the modulus of the
+    stochastic gradient map (14) is the full-batch one only when |B_t| <= b.  b/n < 1/5 is
+    required (Lemma A.18; erratum S5).  ``check_alpha=False`` skips the alpha* root finding
+    (for plotting).  Rounded up.
+    """
+    with precision(dps + GUARD_DPS):
+        a = to_mpf(alpha, "alpha", REF_52)
+        require(a > 1, "alpha", alpha, "alpha > 1", REF_52)
+        Lv, ev, sv, Dv, Mv = (_positive(x, k, REF_52) for x, k in
+                              ((L, "L"), (eta, "eta"), (sigma, "sigma"), (D, "D"), (M, "M")))
+        nn = require_integer("n", n, REF_52, minimum=1)
+        bv = _positive(b, "b", REF_52)
+        pv = _p_check(p, REF_52)
+        tbar = thm_5_2_tbar(D, n, eta, L)
+        if T is not None:
+            Ti = require_integer("T", T, REF_52, minimum=1)
+            require(Ti >= tbar, "T", T, f"T >= Tbar = {tbar}", REF_52)
+        _thm_5_2_hyp(a, Lv, nn, bv, sv, check_alpha)
+        # (16): Tbar sampling steps at 16 alpha L^2/(n^2 sigma^2) each (Lemmas A.17, A.18);
+        # (17): Cor. 3.7 (ln form) over the last Tbar steps with sigma_j^2 = eta^2 sigma^2/2.
+        h = weakly_smooth(ev, pv, Mv, dps=mpmath.mp.dps).h
+        pabi = cor_3_7(a, ev ** 2 * sv ** 2 / 2, Dv, tbar, h, form="log", dps=mpmath.mp.dps)
+        out = a / sv ** 2 * 16 * Lv ** 2 * tbar / nn ** 2 + pabi
+    return round_up(out, dps)
+
+
+def thm_5_2_exact_sampling(alpha: Number, L: Number, n: Number, b: Number, eta: Number,
+                           sigma: Number, D: Number, M: Number, p: Number, T: Number,
+                           dps: int = DEFAULT_DPS) -> tuple[mpf, int]:
+    """Theorem 5.2's proof with the exact sampled-Gaussian RDP instead of Lemma A.18.
+
+    The proof bounds eps by (T - tau) S + Cor. 3.7 over the last R = T - tau steps, for every
+    tau; here S is the Poisson-subsampled Gaussian RDP at q = b/n, noise b sigma/(2 sqrt2 L)
+    (:func:`lem_a_17`, an upper bound of S_alpha) and Cor. 3.7 keeps H_R.  No hypothesis on
+    sigma, alpha or b/n is needed (those serve only Lemma A.18).  Returns (eps, R): the
+    smallest value over R on a geometric grid of [1, T] refined locally, always including
+    Tbar when Tbar <= T -- every R gives a valid bound, the search only makes it small, and
+    including Tbar makes the result <= :func:`thm_5_2` whenever that applies.  Rounded up.
+    """
+    with precision(dps + GUARD_DPS):
+        a = to_mpf(alpha, "alpha", REF_52)
+        require(a > 1, "alpha", alpha, "alpha > 1", REF_52)
+        Lv, ev, sv, Dv, Mv = (_positive(x, k, REF_52) for x, k in
+                              ((L, "L"), (eta, "eta"), (sigma, "sigma"), (D, "D"), (M, "M")))
+        nn = require_integer("n", n, REF_52, minimum=1)
+        bv = _positive(b, "b", REF_52)
+        require(bv < nn, "b", b, f"b < n = {nn}", REF_52)
+        Ti = require_integer("T", T, REF_52, minimum=1)
+        pv = _p_check(p, REF_52)
+        work = mpmath.mp.dps
+        step = lem_a_17(a, bv / nn, bv * sv / (2 * mpmath.sqrt(2) * Lv), dps=work)
+        h = weakly_smooth(ev, pv, Mv, dps=work).h
+        s2j = ev ** 2 * sv ** 2 / 2
+        cache: dict[int, mpf] = {}
+
+        def f(R: int) -> mpf:
+            if R not in cache:
+                cache[R] = R * step + cor_3_7(a, s2j, Dv, R, h, form="sum", dps=work)
+            return cache[R]
+
+        grid = {int(x) for x in np.unique(np.geomspace(1, Ti, 60).round())} | {1, Ti}
+        tbar = thm_5_2_tbar(D, n, eta, L)
+        if tbar <= Ti:
+            grid.add(tbar)
+        best = min(grid, key=f)
+        while best + 1 <= Ti and f(best + 1) < f(best):
+            best += 1
+        while best - 1 >= 1 and f(best - 1) < f(best):
+            best -= 1
+        out = f(best)
+    return round_up(out, dps), best
+
+
+def rem_5_3_V(D: Number, M: Number, eta: Number, n: Number, L: Number, p: Number,
+              dps: int = DEFAULT_DPS) -> mpf:
+    """V(D, M, Tbar, n, p) of Remark 5.3 (depends on eta and L too):
+
+        V = n^2/(4 L^2 eta^2) (eta M/2)^(2/(1-p)) ((1-p)/(1+p)) ln(Tbar e),
+
+    i.e. Theorem 5.2's Hoelder term times n^2/(16 L^2); at p = 1 the limit 0 (eta M <= 2
+    required there; V -> inf as p -> 1 when eta M > 2).  Rounded up.
+    """
+    with precision(dps + GUARD_DPS):
+        Mv, ev, Lv = (_positive(x, k, REF_53) for x, k in ((M, "M"), (eta, "eta"), (L, "L")))
+        _positive(D, "D", REF_53)
+        nn = require_integer("n", n, REF_53, minimum=1)
+        pv = _p_check(p, REF_53)
+        tbar = thm_5_2_tbar(D, n, eta, L)
+        out = nn ** 2 / (16 * Lv ** 2) * _holder_term(ev, pv, Mv) * mpmath.log(tbar * mpmath.e)
+    return round_up(out, dps)
+
+
+def composition_bound(alpha: Number, L: Number, n: Number, sigma: Number, T: Number,
+                      dps: int = DEFAULT_DPS) -> mpf:
+    """Remark 5.3, first part: composition alone gives eps <= 16 alpha L^2 T / (n^2 sigma^2)."""
+    with precision(dps + GUARD_DPS):
+        a = to_mpf(alpha, "alpha", REF_53)
+        require(a > 1, "alpha", alpha, "alpha > 1", REF_53)
+        Lv, sv = _positive(L, "L", REF_53), _positive(sigma, "sigma", REF_53)
+        nn = require_integer("n", n, REF_53, minimum=1)
+        Ti = require_integer("T", T, REF_53, minimum=1)
+        out = 16 * a * Lv ** 2 * Ti / (nn ** 2 * sv ** 2)
+    return round_up(out, dps)
+
+
+def rem_5_3(alpha: Number, L: Number, n: Number, sigma: Number, eta: Number, D: Number,
+            M: Number, p: Number, T: Number, dps: int = DEFAULT_DPS) -> mpf:
+    """Remark 5.3 = Theorem 1.2: eps <= 16 alpha L^2/(n^2 sigma^2) min{T, 2 Tbar + V}.
+
+    The 2 Tbar uses D^2/(eta^2 Tbar) <= 16 L^2 Tbar / n^2 (Tbar >= Dn/(4 eta L)).  The
+    hypotheses of Theorem 5.2 (sigma, alpha, b) are the caller's business here; the
+    Theorem 5.2 branch applies only when T >= Tbar, otherwise the composition bound.
+    """
+    with precision(dps + GUARD_DPS):
+        Ti = require_integer("T", T, REF_53, minimum=1)
+        tbar = thm_5_2_tbar(D, n, eta, L)
+        V = rem_5_3_V(D, M, eta, n, L, p, dps=mpmath.mp.dps)
+        cap = 2 * tbar + V if Ti >= tbar else mpmath.inf
+        steps = min(mpf(Ti), cap)
+        out = composition_bound(alpha, L, n, sigma, 1, dps=mpmath.mp.dps) * steps
+    return round_up(out, dps)
+
+
+#: Figure 1's parameters (caption): n = 1000, L = 1, M = 2, D = 1; curves p in {0, .2, .4,
+#: .6, 1} (p = 0.8 omitted as indistinguishable from p = 1).  The eta range is printed as
+#: [n^-1, n^-1/?] with the exponent lost; both n^-1/2 and n^-1/3 are reproduced.  The
+#: printed y ticks are 10^0.9, 10^1, 10^1.2: the curves are ln(2 Tbar + V) on a log axis.
+FIGURE_1 = {
+    "n": 1000, "L": 1, "M": 2, "D": 1,
+    "p": ("0", "0.2", "0.4", "0.6", "1"),
+    "eta_hi_exponents": (Fraction(1, 2), Fraction(1, 3)),
+    "printed_ticks": ("10^0.9", "10^1", "10^1.2"),
+}
+
+
+def figure_1_value(p: Number, eta: Number, n: int = 1000, L: Number = 1, M: Number = 2,
+                   D: Number = 1, dps: int = DEFAULT_DPS) -> mpf:
+    """2 Tbar + V(D, M, Tbar, n, p) at step eta (the quantity of Figure 1), rounded up."""
+    with precision(dps + GUARD_DPS):
+        tbar = thm_5_2_tbar(D, n, eta, L)
+        out = 2 * tbar + rem_5_3_V(D, M, eta, n, L, p, dps=mpmath.mp.dps)
+    return round_up(out, dps)
+
+
+def _figure_1_grid(exp_hi: Fraction, points: int = 33) -> np.ndarray:
+    return np.logspace(-3, -3 * float(exp_hi), points)
+
+
+@figure("bravo2025", "figure1", "Figure 1: 2 Tbar + V against the step size (Thm 5.2)")
+def figure_1() -> Figure:
+    """Figure 1: ln(2 Tbar + V) on a log axis against eta, n = 1000, L = 1, M = 2, D = 1.
+
+    Left: eta in [n^-1, n^-1/2]; right: eta in [n^-1, n^-1/3] (the printed upper limit is
+    illegible).  Dotted: p = 0.8 (omitted in the paper, indistinguishable from p = 1).
+    """
+    fig, axes = new_figure(2, width=4.4, height=3.4)
+    styles = {"0": "-.", "0.2": "-", "0.4": "--", "0.6": ":", "1": "-"}
+    for ax, ex in zip(axes, FIGURE_1["eta_hi_exponents"], strict=True):
+        etas = _figure_1_grid(ex)
+        for p in (*FIGURE_1["p"], "0.8"):
+            vals = [float(mpmath.log(figure_1_value(p, repr(float(e)), dps=20)))
+                    for e in etas]
+            ax.plot(etas, vals, linestyle=styles.get(p, (0, (1, 3))), label=f"p = {p}")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel(r"step size $\eta$")
+        ax.set_ylabel(r"$\ln(2\bar T + V)$")
+        ax.set_title(rf"$\eta\in[n^{{-1}}, n^{{-{ex.numerator}/{ex.denominator}}}]$")
+        ax.legend(fontsize=7)
+    return fig
+
+
+# --- Theorem 5.4 and the (eps, delta) conversion --------------------------------------------
+
+def thm_5_4_alpha_star(L: Number, n: Number, b: Number, sigma: Number,
+                       dps: int = DEFAULT_DPS) -> mpf:
+    """alpha* = b^2 sigma^2 ln(n/b) / (16 L^2) of Theorem 5.4 (Bun et al. 2018, Thm 12:
+    log(1/s)/(4 rho) with s = b/n, rho = 4 L^2/(b^2 sigma^2)); rounded down.
+    """
+    with precision(dps + GUARD_DPS):
+        Lv, bv, sv = (_positive(x, k, REF_54) for x, k in ((L, "L"), (b, "b"), (sigma, "sigma")))
+        nv = _positive(n, "n", REF_54)
+        out = bv ** 2 * sv ** 2 * mpmath.log(nv / bv) / (16 * Lv ** 2)
+    return round_down(out, dps)
+
+
+def thm_5_4_tbar_min(eta: Number, beta: Number) -> int:
+    """The smallest R with (1 + eta beta)^(2R) >= 2, i.e. c^R/(c^R - 1) <= 2 for c = (1+eta beta)^2.
+
+    This is what the proof of Theorem 5.4 needs of Tbar (from (21) to the final bound).
+    It is *not* the paper's printed Tbar, which the OCR does not show (ledger: unresolved).
+    """
+    with precision(60):
+        ev, bv = _positive(eta, "eta", REF_54), _positive(beta, "beta", REF_54)
+        x = mpmath.log(2) / (2 * mpmath.log1p(ev * bv))
+        r = int(mpmath.ceil(x))
+        # guard the ceiling against rounding at an exact integer
+        while (1 + ev * bv) ** (2 * r) < 2:
+            r += 1
+        while r > 1 and (1 + ev * bv) ** (2 * (r - 1)) >= 2:
+            r -= 1
+    return max(r, 1)
+
+
+def _thm_5_4_hyp(L: mpf, n: int, b: mpf, sigma: mpf) -> None:
+    require(b <= mpf(n) / 10, "b", b, f"b <= n/10 = {mpf(n) / 10}", REF_54)
+    require(sigma >= 2 * mpmath.sqrt(10) * L / b, "sigma", sigma,
+            f"sigma >= 2 sqrt(10) L / b = {mpmath.nstr(2 * mpmath.sqrt(10) * L / b, 8)}", REF_54)
+
+
+def thm_5_4_pabi_term(alpha: Number, sigma: Number, eta: Number, beta: Number, D: Number,
+                      R: Number, dps: int = DEFAULT_DPS) -> mpf:
+    """(21): alpha D^2 c^R (c - 1) / (eta^2 sigma^2 (c^R - 1)), c = (1 + eta beta)^2: the
+    Corollary 3.8 bound over the last R = T - tau steps with sigma_j^2 = eta^2 sigma^2 / 2
+    (computed by :func:`dpsym.papers.bravo2025.corollaries.cor_3_8`, c from
+    :func:`dpsym.shifts.modulus.nonconvex_smooth`).  Rounded up.
+    """
+    with precision(dps + GUARD_DPS):
+        a = to_mpf(alpha, "alpha", REF_54)
+        sv, ev, bv, Dv = (_positive(x, k, REF_54) for x, k in
+                          ((sigma, "sigma"), (eta, "eta"), (beta, "beta"), (D, "D")))
+        Ri = require_integer("R", R, REF_54, minimum=1)
+        c = nonconvex_smooth(ev, bv, dps=mpmath.mp.dps).c
+        out = cor_3_8(a, ev ** 2 * sv ** 2 / 2, Dv, Ri, c, dps=mpmath.mp.dps)
+    return round_up(out, dps)
+
+
+def thm_5_4(alpha: Number, L: Number, n: Number, b: Number, eta: Number, sigma: Number,
+            D: Number, beta: Number, Tbar: Number, T: Number | None = None,
+            dps: int = DEFAULT_DPS) -> mpf:
+    """Theorem 5.4: for b <= n/10, sigma >= 2 sqrt(10) L/b, 1 < alpha <= alpha* =
+    b^2 sigma^2 ln(n/b)/(16 L^2) and T >= Tbar, noisy SGD (batches without replacement) on
+    L-bounded-gradient, beta-smooth losses is (alpha, eps)-RDP with
+
+        eps <= alpha/sigma^2 ( 52 L^2 Tbar / n^2 + 4 D^2 beta / eta + 2 D^2 beta^2 ).
+
+    ``Tbar`` must be given: the printed definition is illegible (ledger: unresolved).  It
+    is checked against what the proof needs, (1 + eta beta)^(2 Tbar) >= 2
+    (:func:`thm_5_4_tbar_min`).  Rounded up.
+    """
+    with precision(dps + GUARD_DPS):
+        a = to_mpf(alpha, "alpha", REF_54)
+        Lv, bv, ev, sv, Dv, betav = (_positive(x, k, REF_54) for x, k in
+                                     ((L, "L"), (b, "b"), (eta, "eta"), (sigma, "sigma"),
+                                      (D, "D"), (beta, "beta")))
+        nn = require_integer("n", n, REF_54, minimum=1)
+        tb = require_integer("Tbar", Tbar, REF_54, minimum=1)
+        tmin = thm_5_4_tbar_min(eta, beta)
+        require(tb >= tmin, "Tbar", Tbar,
+                f"(1 + eta beta)^(2 Tbar) >= 2, i.e. Tbar >= {tmin} (proof of Thm 5.4)", REF_54)
+        if T is not None:
+            Ti = require_integer("T", T, REF_54, minimum=1)
+            require(Ti >= tb, "T", T, f"T >= Tbar = {tb}", REF_54)
+        _thm_5_4_hyp(Lv, nn, bv, sv)
+        astar = thm_5_4_alpha_star(L, n, b, sigma, dps=mpmath.mp.dps)
+        require(1 < a <= astar, "alpha", alpha, f"1 < alpha <= alpha* = {mpmath.nstr(astar, 8)}",
+                REF_54)
+        out = a / sv ** 2 * (52 * Lv ** 2 * tb / nn ** 2 + 4 * Dv ** 2 * betav / ev
+                             + 2 * Dv ** 2 * betav ** 2)
+    return round_up(out, dps)
+
+
+def _A(L: mpf, n: int, eta: mpf, D: mpf, beta: mpf, Tbar: int) -> mpf:
+    return 52 * L ** 2 * Tbar / n ** 2 + 4 * D ** 2 * beta / eta + 2 * D ** 2 * beta ** 2
+
+
+def eq_22(L: Number, n: Number, b: Number, eta: Number, sigma: Number, D: Number,
+          beta: Number, Tbar: Number, delta: Number,
+          dps: int = DEFAULT_DPS) -> tuple[mpf, mpf, bool]:
+    """(22): (eps, alpha, valid) for the conversion of Theorem 5.4 at alpha = 1 + sigma
+    sqrt(ln(1/delta)/A), A = 52 L^2 Tbar/n^2 + 4 D^2 beta/eta + 2 D^2 beta^2:
+
+        eps <= A/sigma^2 + (2/sigma) sqrt(ln(1/delta) A).
+
+    eps is computed by :func:`dpsym.rdp.conversions.epsilon_from_rdp` (Mironov 2017,
+    Prop. 3) at that alpha with the RDP alpha A / sigma^2 -- which equals (22) (the ledger
+    checks the identity).  ``valid`` is (23): alpha <= alpha* of Theorem 5.4, without
+    which the RDP bound, and so (22), is not established.
+    """
+    with precision(dps + GUARD_DPS):
+        Lv, _bv, ev, sv, Dv, betav = (_positive(x, k, REF_22) for x, k in
+                                     ((L, "L"), (b, "b"), (eta, "eta"), (sigma, "sigma"),
+                                      (D, "D"), (beta, "beta")))
+        nn = require_integer("n", n, REF_22, minimum=1)
+        tb = require_integer("Tbar", Tbar, REF_22, minimum=1)
+        dv = to_mpf(delta, "delta", REF_22)
+        require(0 < dv < 1, "delta", delta, "0 < delta < 1", REF_22)
+        A = _A(Lv, nn, ev, Dv, betav, tb)
+        alpha = 1 + sv * mpmath.sqrt(mpmath.log(1 / dv) / A)
+        rdp = alpha * A / sv ** 2
+        eps = epsilon_from_rdp(alpha, rdp, dv, conversion="mironov2017", dps=dps + GUARD_DPS)
+        valid = alpha <= thm_5_4_alpha_star(L, n, b, sigma, dps=mpmath.mp.dps)
+    return round_up(eps, dps), +alpha, bool(valid)
+
+
+def eq_23_holds(L: Number, n: Number, b: Number, eta: Number, sigma: Number, D: Number,
+                beta: Number, Tbar: Number, delta: Number, dps: int = DEFAULT_DPS) -> bool:
+    """(23): 1 + sigma sqrt(ln(1/delta)/A) <= b^2 sigma^2 ln(n/b)/(16 L^2)."""
+    return eq_22(L, n, b, eta, sigma, D, beta, Tbar, delta, dps=dps)[2]
+
+
+def s1_condition_printed(A: Number, n: Number, b: Number, dps: int = DEFAULT_DPS) -> mpf:
+    """The paper's sufficient condition for (23): ln(1/delta) <= 6.25 A ln(n/b)^2 (its
+    right side, rounded down).  Erratum S1: not sufficient (see the ledger)."""
+    with precision(dps + GUARD_DPS):
+        Av, nv, bv = (_positive(x, k, REF_22) for x, k in ((A, "A"), (n, "n"), (b, "b")))
+        out = mpf("6.25") * Av * mpmath.log(nv / bv) ** 2
+    return round_down(out, dps)
+
+
+def s1_condition_corrected(A: Number, n: Number, b: Number, sigma: Number, L: Number,
+                           dps: int = DEFAULT_DPS) -> mpf:
+    """The correct form of the paper's sufficient condition for (23) (erratum S1):
+
+    if sigma sqrt(ln(1/delta)/A) >= 1, then 2 sigma sqrt(ln(1/delta)/A) <= b^2 sigma^2
+    ln(n/b)/(16 L^2) suffices, i.e. ln(1/delta) <= b^4 sigma^2 ln(n/b)^2 A / (1024 L^4).
+    Under sigma >= 2 sqrt(10) L/b this is implied by ln(1/delta) <= 5 b^2 A ln(n/b)^2 /
+    (128 L^2).  Returns the right side b^4 sigma^2 ln(n/b)^2 A / (1024 L^4), rounded down.
+    """
+    with precision(dps + GUARD_DPS):
+        Av, nv, bv, sv, Lv = (_positive(x, k, REF_22) for x, k in
+                              ((A, "A"), (n, "n"), (b, "b"), (sigma, "sigma"), (L, "L")))
+        out = bv ** 4 * sv ** 2 * mpmath.log(nv / bv) ** 2 * Av / (1024 * Lv ** 4)
+    return round_down(out, dps)
+
+
+# --- erratum S4: Poisson batches larger than b ----------------------------------------------
+
+def poisson_batch_excess(n: Number, b: Number, T: Number = 1,
+                         dps: int = DEFAULT_DPS) -> tuple[mpf, mpf]:
+    """(P(|B_t| > b), P(max_t |B_t| > b over T steps)) for Poisson batches, |B_t| ~
+    Binomial(n, b/n): the tail is the regularised incomplete beta function
+    P(X > b) = I_q(b + 1, n - b), q = b/n (mpmath ``betainc``; the tests compare it with
+    the direct sum of the pmf).
+
+    Theorem 5.2 normalises the batch gradient by the *expected* size b, so on
+    {|B_t| = k > b} the map (14) is a gradient step of size eta k / b and its modulus
+    has h(eta k/b) > h(eta): the stated modulus holds only on {|B_t| <= b}.
+    """
+    ref = f"{REF_52} (erratum S4)"
+    nn = require_integer("n", n, ref, minimum=1)
+    bb = require_integer("b", b, ref, minimum=1)
+    require(bb <= nn, "b", b, f"b <= n = {nn}", ref)
+    Ti = require_integer("T", T, ref, minimum=1)
+    with precision(dps + GUARD_DPS):
+        q = mpf(bb) / nn
+        tail = mpmath.betainc(bb + 1, nn - bb, 0, q, regularized=True) if bb < nn else mpf(0)
+        over_T = -mpmath.expm1(Ti * mpmath.log1p(-tail))
+    with precision(dps):
+        return +tail, +over_T
+
+
+def s4_modulus_violation(eta: Number, L: Number, b: Number, k: Number,
+                         dps: int = DEFAULT_DPS) -> tuple[mpf, mpf]:
+    """Counterexample to the modulus of (14) when |B_t| = k > b (erratum S4).
+
+    f(x, z) = L |x| for every z (convex, L-Lipschitz, (0, 2L)-weakly smooth), d = 1.
+    The map x -> x - (eta/b) sum_{i in B} L sign(x) sends x = e, y = -e to points at
+    distance |2e - 2 eta k L / b| -> 2 eta k L / b as e -> 0, while the claimed modulus
+    gives sqrt(delta^2 + (2 eta L)^2) -> 2 eta L.  Returns (achieved sup as e -> 0, claimed
+    modulus at delta -> 0).
+    """
+    ref = f"{REF_52} (erratum S4)"
+    with precision(dps + GUARD_DPS):
+        ev, Lv, bv, kv = (_positive(x, nm, ref) for x, nm in
+                          ((eta, "eta"), (L, "L"), (b, "b"), (k, "k")))
+        achieved = 2 * ev * kv * Lv / bv
+        claimed = 2 * ev * Lv
+    with precision(dps):
+        return +achieved, +claimed
+
+
+# --- a privacy-curve comparison figure ------------------------------------------------------
+
+@figure("bravo2025", "privacy_curve",
+        "Noisy SGD RDP vs T: composition and the Remark 5.3 cap (p = 0, 0.5, 1)")
+def figure_privacy_curve() -> Figure:
+    """RDP eps/alpha against T for n = 1000, L = 1, M = 2, D = 1, eta = 0.1, sigma = 1:
+    composition 16 L^2 T/(n^2 sigma^2) vs Remark 5.3's cap min{T, 2 Tbar + V} for
+    p in {0, 0.5, 1} (Tbar = 2500).  The Lipschitz case p = 0 caps only at
+    T = 2 Tbar + V ~ 2.2e6, since V = O(n^2); p = 0.5 pays V ~ 7e3 on top of 2 Tbar.
+    """
+    fig, ax = new_figure(1, width=5.0, height=3.6)
+    Ts = np.unique(np.logspace(1, 7, 19).astype(int))
+    comp = [float(composition_bound(2, 1, 1000, 1, int(t), dps=20)) / 2 for t in Ts]
+    ax.plot(Ts, comp, color="#444444", label="composition (Rem. 5.3)")
+    for p in ("0", "0.5", "1"):
+        vals = [float(rem_5_3(2, 1, 1000, 1, "0.1", 1, 2, p, int(t), dps=20)) / 2 for t in Ts]
+        ax.plot(Ts, vals, linestyle="--", label=rf"$\min\{{T, 2\bar T+V\}}$, p = {p}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("iterations T")
+    ax.set_ylabel(r"RDP bound $\varepsilon/\alpha$")
+    ax.set_title(r"$n=1000,\ \eta=0.1,\ \sigma=1,\ M=2,\ D=L=1$")
+    ax.legend(fontsize=7)
+    return fig
+
+
+# --- sympy derivations ----------------------------------------------------------------------
+
+def thm_5_2_symbolic() -> list[Derivation]:
+    """The algebra of Theorem 5.2's proof (sympy):
+
+    (a) argmin_R 16 L^2 R/n^2 + D^2/(eta^2 R) = D n/(4 eta L), minimum 8 D L/(eta n);
+    (b) Lemma A.18 at q = b/n, noise b sigma/(2 sqrt2 L): 2 alpha q^2 / noise^2 =
+        16 alpha L^2/(n^2 sigma^2) (the per-step sampling term);
+    (c) Cor. 3.7 with sigma_j^2 = eta^2 sigma^2/2 and h = eta^2 H (H the Hoelder term):
+        alpha/(2 sigma_j^2) (D^2/R + h ln(R e)) = alpha/sigma^2 (D^2/(eta^2 R) + H ln(R e));
+    (d) at R >= D n/(4 eta L): D^2/(eta^2 R) <= 16 L^2 R/n^2 (so eps <= 16 alpha L^2/(n^2
+        sigma^2) (2 Tbar + V), Remark 5.3), as the difference factors with sign.
+    """
+    R, L, n, D, eta, sigma, alpha, b, H = sp.symbols("R L n D eta sigma alpha b H",
+                                                     positive=True)
+    g = 16 * L ** 2 * R / n ** 2 + D ** 2 / (eta ** 2 * R)
+    crit = [r for r in sp.solve(sp.diff(g, R), R) if r.is_positive]
+    out = [Derivation(crit[0], D * n / (4 * eta * L), sp.simplify(crit[0] - D * n / (4 * eta * L)),
+                      f"argmin_R: {crit}")]
+    gmin = sp.simplify(g.subs(R, crit[0]))
+    out.append(Derivation(gmin, 8 * D * L / (eta * n), sp.simplify(gmin - 8 * D * L / (eta * n)),
+                          "minimum value 8 D L/(eta n)"))
+    q, noise = b / n, b * sigma / (2 * sp.sqrt(2) * L)
+    samp = 2 * alpha * q ** 2 / noise ** 2
+    out.append(Derivation(samp, 16 * alpha * L ** 2 / (n ** 2 * sigma ** 2),
+                          sp.simplify(samp - 16 * alpha * L ** 2 / (n ** 2 * sigma ** 2)),
+                          "2 alpha (b/n)^2/(b sigma/(2 sqrt2 L))^2 = 16 alpha L^2/(n^2 sigma^2); "
+                          "noise >= 4 iff sigma >= 8 sqrt2 L/b"))
+    s2j = eta ** 2 * sigma ** 2 / 2
+    lhs = alpha / (2 * s2j) * (D ** 2 / R + eta ** 2 * H * sp.log(R * sp.E))
+    rhs = alpha / sigma ** 2 * (D ** 2 / (eta ** 2 * R) + H * sp.log(R * sp.E))
+    out.append(Derivation(lhs, rhs, sp.simplify(lhs - rhs),
+                          "(17): Cor. 3.7 with sigma_j^2 = eta^2 sigma^2/2"))
+    R0 = D * n / (4 * eta * L)
+    x = sp.Symbol("x", nonnegative=True)  # R = R0 (1 + x)
+    diff = sp.factor(sp.together((16 * L ** 2 * R / n ** 2 - D ** 2 / (eta ** 2 * R))
+                                 .subs(R, R0 * (1 + x))))
+    out.append(Derivation(diff, diff, sp.Integer(0) if diff.is_nonnegative else sp.Integer(1),
+                          f"R = R0 (1+x): 16 L^2 R/n^2 - D^2/(eta^2 R) = {diff} >= 0"))
+    return out
+
+
+def thm_5_4_symbolic() -> list[Derivation]:
+    """The constants of Theorem 5.4 (sympy): with rho = 4 L^2/(b^2 sigma^2), s = b/n,
+    (a) 13 s^2 rho = 52 L^2/(n^2 sigma^2) (Bun et al. 2018, Thm 12, per step);
+    (b) log(1/s)/(4 rho) = b^2 sigma^2 ln(n/b)/(16 L^2) = alpha*;
+    (c) rho <= 1/10 iff sigma >= 2 sqrt(10) L/b (at equality rho = 1/10);
+    (d) (21) at c^R/(c^R - 1) <= 2, c = (1 + eta beta)^2: 2 D^2 (c - 1)/eta^2 =
+        4 D^2 beta/eta + 2 D^2 beta^2.
+    """
+    L, n, b, sigma, D, eta, beta = sp.symbols("L n b sigma D eta beta", positive=True)
+    rho, s = 4 * L ** 2 / (b ** 2 * sigma ** 2), b / n
+    a = 13 * s ** 2 * rho
+    out = [Derivation(a, 52 * L ** 2 / (n ** 2 * sigma ** 2),
+                      sp.simplify(a - 52 * L ** 2 / (n ** 2 * sigma ** 2)), "13 s^2 rho")]
+    w = sp.log(1 / s) / (4 * rho)
+    tw = b ** 2 * sigma ** 2 * sp.log(n / b) / (16 * L ** 2)
+    out.append(Derivation(w, tw, sp.simplify(sp.expand_log(w - tw, force=True)),
+                          "log(1/s)/(4 rho) = alpha*"))
+    r_eq = rho.subs(sigma, 2 * sp.sqrt(10) * L / b)
+    out.append(Derivation(r_eq, sp.Rational(1, 10), sp.simplify(r_eq - sp.Rational(1, 10)),
+                          "rho = 1/10 at sigma = 2 sqrt(10) L/b (rho decreasing in sigma)"))
+    c = (1 + eta * beta) ** 2
+    fin = 2 * D ** 2 * (c - 1) / eta ** 2
+    tfin = 4 * D ** 2 * beta / eta + 2 * D ** 2 * beta ** 2
+    out.append(Derivation(fin, tfin, sp.simplify(sp.expand(fin - tfin)),
+                          "(21) with c^R/(c^R-1) <= 2: 2 D^2 (2 eta beta + eta^2 beta^2)/eta^2"))
+    return out
+
+
+def eq_22_symbolic() -> list[Derivation]:
+    """(22) (sympy): argmin_alpha alpha A/sigma^2 + l/(alpha - 1) = 1 + sigma sqrt(l/A) and
+    the value A/sigma^2 + 2 sqrt(A l)/sigma (l = ln(1/delta))."""
+    al = sp.Symbol("alpha", positive=True)
+    A, sigma, ell = sp.symbols("A sigma ell", positive=True)
+    f = al * A / sigma ** 2 + ell / (al - 1)
+    crit = [r for r in sp.solve(sp.diff(f, al), al) if sp.simplify(r - 1).is_positive]
+    target = 1 + sigma * sp.sqrt(ell / A)
+    out = [Derivation(crit[0], target, sp.simplify(crit[0] - target), f"critical points {crit}")]
+    val = sp.simplify(f.subs(al, crit[0]))
+    tv = A / sigma ** 2 + 2 * sp.sqrt(A * ell) / sigma
+    out.append(Derivation(val, tv, sp.simplify(val - tv), "value (22)"))
+    return out
