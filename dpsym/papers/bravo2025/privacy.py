@@ -448,7 +448,7 @@ def _figure_1_grid(exp_hi: Fraction, points: int = 33) -> np.ndarray:
     return np.logspace(-3, -3 * float(exp_hi), points)
 
 
-@figure("bravo2025", "figure1", "Figure 1: 2 Tbar + V against the step size (Thm 5.2)")
+@figure("bravo2025", "figure_1", "Figure 1: 2 Tbar + V against the step size (Thm 5.2)")
 def figure_1() -> Figure:
     """Figure 1: ln(2 Tbar + V) on a log axis against eta, n = 1000, L = 1, M = 2, D = 1.
 
