@@ -334,5 +334,5 @@ def test_errata_and_unresolved_verdicts(claim):
 
 def test_figures_registered():
     keys = {f.key for f in all_figures("bravo2025")}
-    assert {"bravo2025/figure1", "bravo2025/privacy_curve", "bravo2025/cor38_comparisons",
+    assert {"bravo2025/figure_1", "bravo2025/privacy_curve", "bravo2025/cor38_comparisons",
             "bravo2025/cor39_estimates", "bravo2025/pla_mixing"} <= keys
