@@ -47,7 +47,8 @@ STYLE = {
 }
 
 # The modules whose import registers figures, by paper.
-_FIGURE_MODULES = ("dpsym.papers.core", "dpsym.papers.bok2024", "dpsym.papers.bravo2025")
+_FIGURE_MODULES = ("dpsym.papers.core", "dpsym.papers.bok2024", "dpsym.papers.bravo2025",
+                   "dpsym.papers.birrell2024")
 
 
 @contextmanager
