@@ -9,7 +9,10 @@ Each numbered statement is a function of the paper's own symbols, grouped by sam
   Poisson replace-one bound (Thm C.9), the comparison with Wang, Balle & Kasiviswanathan 2019
   ((127)-(133)), the (eps, delta) conversion, Figures 2, 3, 4 (top), 7;
 * :mod:`.fswr`         fixed-size sampling with replacement (FSwR): Thms 3.6, 3.7, eqs. (112)-(126),
-  Figures 1, 8, 9.
+  Figures 1, 8, 9;
+* :mod:`.sampling`     Lemmas A.1, D.1 by exact enumeration, the sensitivities (32), (37) and the
+  variance identities of Sec. 4.1 / App. F ((21), (22), (143)-(147));
+* :mod:`.training`     CPU-scale proxies of the GPU experiments (Figures 4 bottom, 5, 10).
 
 The concept modules are :mod:`dpsym.rdp.gaussian_mixture` (H, M, B-tilde, F),
 :mod:`dpsym.rdp.taylor` (symbolic coefficients, remainder bounds, the accountants),
@@ -19,3 +22,5 @@ The concept modules are :mod:`dpsym.rdp.gaussian_mixture` (H, M, B-tilde, F),
 from dpsym.papers.birrell2024.add_remove import *  # noqa: F403
 from dpsym.papers.birrell2024.fswr import *  # noqa: F403
 from dpsym.papers.birrell2024.replace_one import *  # noqa: F403
+from dpsym.papers.birrell2024.sampling import *  # noqa: F403
+from dpsym.papers.birrell2024.training import *  # noqa: F403

@@ -1,0 +1,1 @@
+"""Small, seeded, CPU-scale experiments standing in for the papers' GPU training runs."""
