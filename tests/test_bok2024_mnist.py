@@ -62,3 +62,37 @@ def test_ours_beats_prior_rdp_and_composition():
     t4 = paper.table_4(dps=20)
     for E, (comp, r2, r4, o2, o4) in t4.items():
         assert o2 < r2 < comp and o4 < r4 < comp, E
+
+
+def test_prv_p_equal_one_matches_gaussian_composition():
+    from dpsym.fdp import gdp_epsilon
+    from dpsym.fdp.prv import compose_subsampled_gaussian
+
+    law = compose_subsampled_gaussian(1.0, 0.3, 16, h=1e-4)
+    lo, hi = law.epsilon_interval(1e-5)
+    exact = float(gdp_epsilon("1.2", "1e-5", dps=20))   # 0.3 sqrt(16) = 1.2
+    assert lo <= exact <= hi and hi - lo < 0.01
+
+
+def test_prv_atom_and_symmetry():
+    import numpy as np
+
+    from dpsym.fdp.prv import prv_atom, prv_cdf
+
+    p, mu = 0.1, 1.0
+    jump = prv_cdf(np.array([1e-13]), p, mu)[0] - prv_cdf(np.array([-1e-13]), p, mu)[0]
+    assert abs(jump - prv_atom(p, mu)) < 1e-9
+    # dY = e^t dX with X = -Y: the density of Y at t is e^t times its density at -t
+    t, d = 0.7, 1e-5
+    fy = (prv_cdf(np.array([t + d]), p, mu) - prv_cdf(np.array([t - d]), p, mu))[0]
+    fx = (prv_cdf(np.array([-t + d]), p, mu) - prv_cdf(np.array([-t - d]), p, mu))[0]
+    assert abs(fy / fx - np.exp(t)) < 1e-5
+
+
+def test_prv_bad_input():
+    from dpsym.fdp.prv import compose_subsampled_gaussian
+
+    with pytest.raises(ValueError, match="p"):
+        compose_subsampled_gaussian(0.0, 1.0, 10)
+    with pytest.raises(ValueError, match="t"):
+        compose_subsampled_gaussian(0.5, 1.0, 0)
