@@ -59,6 +59,7 @@ __all__ = [
     "optimize_order",
     "rdp_to_delta",
     "rdp_to_epsilon",
+    "zcdp_curve",
     "zcdp_curve_epsilon",
     "zcdp_to_epsilon",
 ]
@@ -480,6 +481,14 @@ def zcdp_to_epsilon(rho: Number, delta: Number, dps: int = DEFAULT_DPS) -> mpf:
 ZCDP_CURVE_CONVERSIONS = ("bun_steinke2016", "mironov2017", "balle2020", "alc2021_lemma1")
 
 
+def zcdp_curve(rho: Number) -> Callable[[mpf, int], mpf]:
+    """The RDP curve alpha -> alpha rho, in the ``rdp_fn(alpha, dps)`` form of optimize_order."""
+    def curve(a: mpf, d: int) -> mpf:
+        with precision(d):
+            return a * to_mpf(rho)
+    return curve
+
+
 def zcdp_curve_epsilon(
     rho: Number, delta: Number, conversions: Sequence[str] = ZCDP_CURVE_CONVERSIONS,
     dps: int = DEFAULT_DPS,
@@ -501,11 +510,6 @@ def zcdp_curve_epsilon(
             out[conv] = zcdp_to_epsilon(rho, delta, dps=dps)
             continue
         _check_conversion(conv)
-
-        def curve(a: mpf, d: int) -> mpf:
-            with precision(d):
-                return a * to_mpf(rho)
-
-        out[conv], _ = optimize_order(curve, delta, conversion=conv, dps=dps)
+        out[conv], _ = optimize_order(zcdp_curve(rho), delta, conversion=conv, dps=dps)
     out["min"] = min(out.values())
     return out

@@ -9,7 +9,12 @@ from mpmath import mpf
 from dpsym.fdp import Gaussian, PiecewiseLinear, gdp_delta, gdp_epsilon, gdp_to_rdp
 from dpsym.figures import figure, new_figure
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, to_mpf
-from dpsym.rdp.conversions import epsilon_from_rdp, optimize_order, zcdp_curve_epsilon
+from dpsym.rdp.conversions import (
+    epsilon_from_rdp,
+    optimize_order,
+    zcdp_curve,
+    zcdp_curve_epsilon,
+)
 
 __all__ = [
     "FIGURE_2_MUS",
@@ -98,11 +103,7 @@ def app_a1_epsilon(rho: Number, delta: Number, optimal: bool = False,
     the paper's minimum).  Upper bounds, rounded up."""
     out = zcdp_curve_epsilon(rho, delta, dps=dps)
     if optimal:
-        def curve(a: mpf, d: int) -> mpf:
-            with precision(d):
-                return a * to_mpf(rho)
-
-        _, alpha = optimize_order(curve, delta, conversion="balle2020", dps=dps)
+        _, alpha = optimize_order(zcdp_curve(rho), delta, conversion="balle2020", dps=dps)
         with precision(dps + GUARD_DPS):
             tau = alpha * to_mpf(rho)
         out["asoodeh2021"] = epsilon_from_rdp(alpha, tau, delta, "asoodeh2021", dps=dps)

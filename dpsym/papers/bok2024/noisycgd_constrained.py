@@ -161,9 +161,8 @@ def figure_9_values(dps: int = 20) -> dict[str, object]:
     """Figure 9's right panel: eps of composition (Thm 4.4), of min(composition, mu*) as the
     paper plots it, and of the same minimum where Thm 4.6 applies (E >= D b/(eta L))."""
     f = FIGURE_9
-    mu_star = thm_4_6(f["L_over_b"], 1, f["sigma"], f["eta"], f["D"], f["l"],
-                      _ceil(q_ratio(f["L_over_b"], 1, f["eta"], f["D"], "Figure 9")), dps=dps)
     e_valid = _ceil(q_ratio(f["L_over_b"], 1, f["eta"], f["D"], "Figure 9"))
+    mu_star = thm_4_6(f["L_over_b"], 1, f["sigma"], f["eta"], f["D"], f["l"], e_valid, dps=dps)
     out: dict[str, object] = {"mu_star": mu_star, "E_valid": e_valid}
     with precision(dps + GUARD_DPS):
         eff = to_mpf(f["L_over_b"]) / to_mpf(f["sigma"])

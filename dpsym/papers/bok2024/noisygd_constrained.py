@@ -184,6 +184,8 @@ def thm_c_16_instance(L_over_n: Number, eta: Number, D: Number, sigma: Number, t
     mus = ndtri(1 - alpha[ok]) - ndtri(beta[ok])
     mus[~np.isfinite(mus)] = -np.inf
     j = int(np.argmax(mus))
-    upper = float(thm_4_3(Ln, 1, sg, e, Dv, max(t, _ceil(q_ratio(Ln, 1, e, Dv, ref))), dps=20))
+    # Thm 4.3 from the exact inputs, so its ceiling is not taken on binary floats.
+    t_valid = max(t, _ceil(q_ratio(L_over_n, 1, eta, D, ref)))
+    upper = float(thm_4_3(L_over_n, 1, sigma, eta, D, t_valid, dps=20))
     return {"mu_lower": float(mus[j]), "mu_upper": upper, "alpha": float(alpha[ok][j]),
             "beta": float(beta[ok][j]), "threshold": float(x[ok][j]), "cell": float(h)}
