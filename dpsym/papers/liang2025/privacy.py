@@ -253,8 +253,8 @@ def thm_3_3(*, alpha: Number, T: int, n: int, b: int, C: Number, sigma: Number, 
     holds in one adjacency order only (:mod:`.adjacency`).
 
     >>> from dpsym.numerics import nstr
-    >>> nstr(thm_3_3(alpha="1.1", T=49, n=8, b=2, C=2, sigma=4, beta="0.999999"), 12)
-    '1.68437668437'
+    >>> nstr(thm_3_3(alpha="1.1", T=49, n=8, b=2, C=2, sigma=4, beta="0.5"), 12)
+    '3.36875'
     """
     with precision(dps + GUARD_DPS):
         p = check(REF_33, alpha=alpha, T=T, n=n, b=b, C=C, sigma=sigma, beta=beta)

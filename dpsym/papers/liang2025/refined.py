@@ -85,7 +85,7 @@ def refined_rho_k(*, k: int, n: int, b: int, eta: Number, C: Number, sigma: Numb
     >>> from dpsym.numerics import nstr
     >>> kw = dict(n=8, b=2, eta="0.2", C=2, sigma=4, L=1, D=1)
     >>> nstr(refined_rho_k(k=1, **kw), 12), nstr(refined_rho_k(k=4, **kw), 12)
-    ('1.53125', '1.04616718219')
+    ('1.53125', '1.0461678593')
     """
     with precision(dps + GUARD_DPS):
         p = check(REF, k=k, n=n, b=b, eta=eta, C=C, sigma=sigma, L=L, D=D)
@@ -122,7 +122,7 @@ def refined_bound(*, T: int, n: int, b: int, eta: Number, C: Number, sigma: Numb
     >>> from dpsym.numerics import nstr
     >>> r = refined_bound(T=200, n=8, b=2, eta="0.2", C=2, sigma=4, L=1, D=1)
     >>> nstr(r.rho * mpf("1.1"), 12), r.k
-    ('1.15078390041', 4)
+    ('1.15078464523', 4)
     """
     kw = dict(n=n, b=b, eta=eta, C=C, sigma=sigma, L=L, D=D, variant=variant, dps=dps)
     with precision(dps + GUARD_DPS):
