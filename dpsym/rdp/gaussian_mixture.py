@@ -500,7 +500,8 @@ def sgm_alpha_star(q: Number, sigma: Number, *, dps: int = DEFAULT_DPS) -> mpf:
             lo, hi = hi, hi * mpf("1.25")
             require(hi < mpf(10) ** 12, "sigma", sigma, "alpha* < 1e12", ref)
         x = find_root(slack, lo, hi, lower=lo, upper=hi, side="lower")
-    return round_down(1 + x, dps)
+        out = 1 + x
+    return round_down(out, dps)
 
 
 def _sgm_orders(order: str, ref: str) -> None:

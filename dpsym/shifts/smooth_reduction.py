@@ -263,21 +263,30 @@ def shift_cost_of_schedule(c: Number, D: Number, a: list[Number], *,
                            dps: int = DEFAULT_DPS) -> tuple[mpf, list[mpf]]:
     """``(sum a_t^2, [z_tau, .., z_{tau+k}])`` for a given schedule ``a`` of (47).
 
-    Feasibility (every ``a_t >= 0`` and ``z_t >= 0``, final ``z = 0``) is checked and a
-    violation raises, so a returned cost always belongs to a valid shift argument.
+    Feasibility is checked and a violation raises: every ``a_t >= 0`` and ``z_t >= 0``,
+    and the final shift within ``1e-6 max(1, D)`` of 0 (a schedule meant to end at 0).
+    The residual final shift is then settled exactly by adjusting the last ``a`` (paying
+    the rest, or paying less if it overshot), so the returned cost always belongs to a
+    schedule that ends at exactly ``z = 0``: inputs rounded to float still give a valid
+    bound.
     """
     with precision(dps + GUARD_DPS):
         cv, Dv, _ = _c_D_k(c, D, max(1, len(a)))
         av = [to_mpf(x, f"a[{t}]", REF) for t, x in enumerate(a)]
+        require(len(av) >= 1, "a", a, "a schedule of length k >= 1", REF)
         for t, x in enumerate(av):
             require(x >= 0, f"a[{t}]", x, "a_t >= 0 (Lemma 2.6)", REF)
         z = [Dv]
-        for t, x in enumerate(av):
+        for x in av:
             z.append(cv * z[-1] - x)
-            require(z[-1] >= -mpf(10) ** (-dps) * max(1, Dv), f"z[{t + 1}]", z[-1],
-                    "z_t >= 0", REF)
-        require(abs(z[-1]) <= mpf(10) ** (-dps) * max(1, Dv), "a", a,
-                "a schedule ending at z = 0 (eq. (47))", REF)
+        require(abs(z[-1]) <= mpf("1e-6") * max(1, Dv), "a", a,
+                f"a schedule ending at z = 0 (eq. (47)); it ends at {mpmath.nstr(z[-1], 5)}",
+                REF)
+        av[-1] += z[-1]
+        z[-1] = mpf(0)
+        require(av[-1] >= 0, "a", a, "a_t >= 0 after settling the final shift", REF)
+        for t, x in enumerate(z):
+            require(x >= 0, f"z[{t}]", x, "z_t >= 0", REF)
         cost = mpmath.fsum(x * x for x in av)
     with precision(dps):
         return round_up(cost, dps), [+x for x in z]
