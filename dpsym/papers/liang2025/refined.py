@@ -90,7 +90,8 @@ def refined_rho_k(*, k: int, n: int, b: int, eta: Number, C: Number, sigma: Numb
     with precision(dps + GUARD_DPS):
         p = check(REF, k=k, n=n, b=b, eta=eta, C=C, sigma=sigma, L=L, D=D)
         require(variant in VARIANTS, "variant", variant, f"one of {VARIANTS}", REF)
-    cost = k_step_shift_cost(1 + p["eta"] * p["L"], p["D"], p["k"], dps=dps + GUARD_DPS)
+        c = 1 + p["eta"] * p["L"]
+    cost = k_step_shift_cost(c, p["D"], p["k"], dps=dps + GUARD_DPS)
     with precision(dps + GUARD_DPS):
         out = mpf(_rho_k_fn(variant)(p["k"], cost, p["n"], p["b"], p["eta"], p["C"],
                                      p["sigma"]))
