@@ -54,7 +54,7 @@ def test_training_is_seeded_and_projection_holds():
 
 
 def test_canary_is_zero_on_the_data_and_unseen_by_other_gradients():
-    x, lab = ma.canary("blank_pixels")
+    x, _lab = ma.canary("blank_pixels")
     data = ma.load_data()
     support = np.flatnonzero(x)
     assert support.size >= 1 and np.all(data.X_train[:, support] == data.X_train[0, support])

@@ -161,7 +161,8 @@ def test_plateau_beta_star_and_t_star_at_the_figure_setting():
     plateau = cf.rho_dc(**FIG, dps=40)
     with precision(40):
         assert abs(mpf("1.1") * plateau - mpf(539) / 320) < mpf(10) ** -37
-        f = (lambda bt: _eq14(mpf("1.1"), 8, 2, mpf("0.2"), 2, 4, bt, 1, 1))
+        def f(bt):
+            return (_eq14(mpf("1.1"), 8, 2, mpf("0.2"), 2, 4, bt, 1, 1))
         x, fx = mpmath.findroot(lambda bt: mpmath.diff(f, bt), mpf("0.2")), None
         fx = f(x)
         assert abs(x - b_star) < mpf(10) ** -30 and abs(fx - mpf("1.1") * plateau) < 1e-30
@@ -187,7 +188,10 @@ def test_dp_epsilon_equals_zcdp_conversion_and_numeric_minimum():
         assert agreeing_digits(eps, zcdp_to_epsilon(rho, "1e-5", dps=40)) >= 38
         with precision(40):
             r = mpf(rho)
-            f = (lambda al: r * al + mpmath.log(mpf(10) ** 5) / (al - 1))  # oracle: Lemma 2.4
+
+            def f(al, r=r):
+                return r * al + mpmath.log(mpf(10) ** 5) / (al - 1)  # oracle: Lemma 2.4
+
             assert f(a) <= f(a * (1 + mpf("1e-6"))) and f(a) <= f(a * (1 - mpf("1e-6")))
             assert abs(f(a) - eps) < mpf(10) ** -35
     # constrained: alpha_max below the optimum gives Lemma 2.4 at alpha_max

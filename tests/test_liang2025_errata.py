@@ -95,13 +95,13 @@ def test_corollaries_follow_up_to_beta_constants(name):
     c = ut.corollary_derivation(name)
     assert c.holds, c.ratios
     b = [r for pair in c.ratios for r in pair]
-    assert all(float(r.subs({list(r.free_symbols)[0]: 0.5} if r.free_symbols else {})) > 0
+    assert all(float(r.subs({next(iter(r.free_symbols)): 0.5} if r.free_symbols else {})) > 0
                for r in b)
 
 
 def test_corollary_check_detects_a_wrong_exponent():
     c = ut.corollary_derivation("cor3.11/nb")
-    T = [s for s in c.printed[0].free_symbols if s.name == "T"][0]
+    T = next(s for s in c.printed[0].free_symbols if s.name == "T")
     wrong = c.derived[0] / c.printed[0].subs(T, T ** 2)
     assert not wrong.free_symbols <= {s for s in wrong.free_symbols if s.name == "beta"}
 

@@ -4,6 +4,7 @@ mixture additions to dpsym.rdp.gaussian_mixture (mixture-second order, alpha*, p
 from __future__ import annotations
 
 import doctest
+import itertools
 from fractions import Fraction
 
 import mpmath
@@ -59,7 +60,7 @@ def test_one_step_is_the_papers_allocation_and_cost_decreases_in_k():
         assert sr.k_step_shift_cost(c, D, 1, dps=40) == sr.k_step_shift_cost(c, D, 1, dps=40)
         assert abs(sr.k_step_shift_cost(c, D, 1, dps=40) - c * c * D * D) <= mpf(10) ** -38
         costs = [sr.k_step_shift_cost(c, D, k, dps=40) for k in range(1, 30)]
-        assert all(a > b for a, b in zip(costs, costs[1:], strict=False))
+        assert all(a > b for a, b in itertools.pairwise(costs))
         assert costs[-1] > D * D * (c * c - 1)  # the k -> infinity limit, from above
 
 
@@ -74,7 +75,7 @@ def test_allocation_is_feasible_and_optimal():
     alloc = sr.k_step_allocation("1.3", 2, 6, dps=40)
     assert all(a > 0 for a in alloc.a)
     assert all(z >= 0 for z in alloc.z) and alloc.z[0] == 2 and abs(alloc.z[-1]) < 1e-35
-    cost, z = sr.shift_cost_of_schedule("1.3", 2, list(alloc.a), dps=40)
+    cost, _z = sr.shift_cost_of_schedule("1.3", 2, list(alloc.a), dps=40)
     assert agreeing_digits(cost, alloc.cost) >= 35
     # mutation: moving mass between two steps keeps feasibility but must raise the cost
     a = list(alloc.a)
@@ -165,10 +166,12 @@ def test_alpha_star_matches_independent_implementation():
 
 def _oracle_profile(eps: float, q: float, mu: float, order: str) -> float:
     """Hockey-stick divergence by scipy quadrature split at the likelihood-ratio crossing."""
-    p = (lambda x: (1 - q) * stats.norm.pdf(x) + q * stats.norm.pdf(x - mu))
+    def p(x):
+        return ((1 - q) * stats.norm.pdf(x) + q * stats.norm.pdf(x - mu))
     r = stats.norm.pdf
     P, Q = (p, r) if order == "first" else (r, p)
-    f = (lambda x: max(P(x) - np.exp(eps) * Q(x), 0.0))
+    def f(x):
+        return (max(P(x) - np.exp(eps) * Q(x), 0.0))
     if order == "first":
         x0 = (np.log((np.exp(eps) - 1 + q) / q) + mu * mu / 2) / mu
         return integrate.quad(f, x0, np.inf, epsabs=0, epsrel=1e-12)[0]
