@@ -28,14 +28,9 @@ from mpmath import mpf
 from dpsym.errors import require, require_integer
 from dpsym.numerics import Number, to_mpf
 
-__all__ = ["PAPER", "S", "check", "cite"]
+__all__ = ["PAPER", "S", "check"]
 
-PAPER = "Liang et al. 2025"
-
-
-def cite(where: str) -> str:
-    """A reference string, e.g. ``cite("Thm 3.3")`` -> ``"Liang et al. 2025, Thm 3.3"``."""
-    return f"{PAPER}, {where}"
+PAPER = "liang2025"
 
 
 class _Symbols:

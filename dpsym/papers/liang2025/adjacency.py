@@ -44,9 +44,10 @@ from mpmath import mpf
 
 from dpsym.errors import require, require_integer
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, Phi, precision, to_mpf
-from dpsym.papers.liang2025._common import S, check, cite
+from dpsym.papers.liang2025._common import PAPER, S, check
 from dpsym.papers.liang2025.closed_forms import rho_dc, rho_gc
 from dpsym.papers.liang2025.privacy import lem_a_12_expr, thm_3_3
+from dpsym.papers.registry import cite
 from dpsym.rdp.gaussian_mixture import renyi_gaussian_vs_mixture, sgm_alpha_star
 from dpsym.rdp.subsampled_gaussian import log_a_frac, log_a_int
 
@@ -60,7 +61,7 @@ __all__ = [
     "projected_mixture_first",
 ]
 
-REF = cite("Thm 3.3, eq. (12) (adjacency order)")
+REF = cite(PAPER, "Thm 3.3, eq. (12) (adjacency order)")
 
 
 def mixture_first(alpha: Number, q: Number, mu: Number, *, dps: int = DEFAULT_DPS) -> mpf:
@@ -158,7 +159,7 @@ def projected_mixture_first(alpha: Number, q: Number, mu: Number, lo: Number, hi
     The one-step law of DPSGD-DC on the counterexample of (12) with K = [lo, hi] (in units
     of the noise eta sigma, theta_0 = 0 in K).  Unrounded.
     """
-    ref = cite("Thm 3.4, eq. (14) (adjacency order)")
+    ref = cite(PAPER, "Thm 3.4, eq. (14) (adjacency order)")
     with precision(dps + GUARD_DPS):
         a = to_mpf(alpha, "alpha", ref)
         require(a > 1, "alpha", alpha, "alpha > 1", ref)
@@ -197,7 +198,7 @@ def eq_14_counterexample(*, alpha: Number = 10, n: int = 100, b: int = 1, C: Num
     mu = C/(b sigma), the interval in units of eta sigma.  Any L > 0 is admissible (the
     losses are linear); a small L makes the bound smallest.
     """
-    ref = cite("Thm 3.4, eq. (14) (adjacency order)")
+    ref = cite(PAPER, "Thm 3.4, eq. (14) (adjacency order)")
     with precision(dps + GUARD_DPS):
         p = check(ref, alpha=alpha, n=n, b=b, C=C, sigma=sigma, eta=eta, L=L, D=D)
         q = mpf(p["b"]) / (p["n"] + 1)
@@ -236,7 +237,7 @@ def lemma_a12_both_orders(q: Number, s: Number, *, orders: tuple[int, ...] | Non
     must lie below ``2 alpha q^2 / s^2``; this is why the "n^2" variants (11), (13), (15)
     are not affected by the adjacency gap of (10), (12), (14).
     """
-    ref = cite("Lemma A.12")
+    ref = cite(PAPER, "Lemma A.12")
     a_star = sgm_alpha_star(q, s, dps=dps)
     top = int(mpmath.floor(a_star))
     require(top >= 2, "s", s, "alpha*(q, s) >= 2", ref)

@@ -37,7 +37,7 @@ from mpmath import mpf
 from dpsym.errors import require
 from dpsym.fdp.symbolic import Derivation
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, round_up, to_mpf
-from dpsym.papers.liang2025._common import S, check, cite
+from dpsym.papers.liang2025._common import PAPER, S, check
 from dpsym.papers.liang2025.privacy import (
     VARIANTS,
     eq_12_expr,
@@ -46,6 +46,7 @@ from dpsym.papers.liang2025.privacy import (
     eq_15_expr,
     gaussian_cost_expr,
 )
+from dpsym.papers.registry import cite
 from dpsym.rdp.gaussian_mixture import sgm_alpha_star
 
 __all__ = [
@@ -64,7 +65,7 @@ __all__ = [
     "t_star",
 ]
 
-REF = cite("Thms 3.3, 3.4 (derived closed forms)")
+REF = cite(PAPER, "Thms 3.3, 3.4 (derived closed forms)")
 
 
 @dataclass(frozen=True)
@@ -264,7 +265,7 @@ def beta_star(*, n: int, b: int, eta: Number, C: Number, sigma: Number, L: Numbe
             thresh = 64 * p["C"] ** 2 / (p["b"] ** 2 * p["sigma"] ** 2)
             require(out > thresh, "sigma", sigma,
                     f"sigma > 8C/(b sqrt(beta*)) at beta* = {mpmath.nstr(out, 8)}",
-                    cite("Thm 3.4, eq. (15)"))
+                    cite(PAPER, "Thm 3.4, eq. (15)"))
     with precision(dps):
         return +out
 
@@ -295,9 +296,9 @@ def rho_gc(*, T: int, n: int, b: int, C: Number, sigma: Number, variant: str = "
         p = check(REF, T=T, n=n, b=b, C=C, sigma=sigma)
         require(variant in VARIANTS, "variant", variant, f"one of {VARIANTS}", REF)
         if variant == "n2":
-            require(5 * p["b"] <= p["n"], "b", b, "b <= n/5", cite("Thm 3.3, eq. (13)"))
+            require(5 * p["b"] <= p["n"], "b", b, "b <= n/5", cite(PAPER, "Thm 3.3, eq. (13)"))
             require(p["sigma"] > 8 * p["C"] / p["b"], "sigma", sigma,
-                    "sigma > 8C/b (beta -> 1 in Thm 3.3, eq. (13))", cite("Thm 3.3"))
+                    "sigma > 8C/b (beta -> 1 in Thm 3.3, eq. (13))", cite(PAPER, "Thm 3.3"))
         out = _eval(variant, "rho_gc", p)
     return round_up(out, dps)
 
@@ -334,7 +335,7 @@ def n2_alpha_max(*, n: int, b: int, C: Number, sigma: Number, beta: Number,
                  dps: int = DEFAULT_DPS) -> mpf:
     """``alpha*(b/n, b sqrt(beta) sigma/(2C))``: the largest order the "n^2" variants allow."""
     with precision(dps + GUARD_DPS):
-        p = check(cite("Thm 3.3"), n=n, b=b, C=C, sigma=sigma, beta=beta)
+        p = check(cite(PAPER, "Thm 3.3"), n=n, b=b, C=C, sigma=sigma, beta=beta)
         s = p["b"] * mpmath.sqrt(p["beta"]) * p["sigma"] / (2 * p["C"])
         q = mpf(p["b"]) / p["n"]
     return sgm_alpha_star(q, s, dps=dps)
@@ -362,7 +363,7 @@ def dp_epsilon(rho: Number, delta: Number, *, alpha_max: Number | None = None,
     >>> nstr(eps, 12), nstr(a, 10)
     ('9.92867034633', '3.742014807')
     """
-    ref = cite("Lemma 2.4")
+    ref = cite(PAPER, "Lemma 2.4")
     with precision(dps + GUARD_DPS):
         r = to_mpf(rho, "rho", ref)
         require(r > 0, "rho", rho, "rho > 0", ref)

@@ -36,7 +36,7 @@ from dpsym.experiments.membership_audit import (
 )
 from dpsym.numerics import nstr
 from dpsym.papers.liang2025.closed_forms import dp_epsilon, rho_dc, rho_gc, t_star
-from dpsym.papers.liang2025.printed import NUMBERS
+from dpsym.papers.liang2025.printed import SEC_4
 from dpsym.papers.liang2025.refined import refined_bound
 from dpsym.rdp.conversions import rdp_to_epsilon
 from dpsym.rdp.subsampled_gaussian import poisson_gaussian_rdp
@@ -45,6 +45,7 @@ __all__ = [
     "AUDIT_DC",
     "AUDIT_GC",
     "AUDIT_ORDERS",
+    "FIG1_BATCHES",
     "FIG2_BATCHES",
     "FIG2_DIAMETERS",
     "AuditComparison",
@@ -57,8 +58,9 @@ __all__ = [
     "utility_vs_D",
 ]
 
-FIG2_BATCHES = (100, 400)
-FIG2_DIAMETERS = (20, 60, 100)
+FIG2_BATCHES = tuple(int(x) for x in SEC_4["b_dc"].value.split(","))
+FIG2_DIAMETERS = tuple(int(x) for x in SEC_4["D"].value.split(","))
+FIG1_BATCHES = tuple(int(x) for x in SEC_4["b_gc"].value.split(","))
 
 
 def eq_24(fpr: float, fnr: float, delta: float = 1e-5) -> float:
@@ -90,9 +92,8 @@ def figure_2_setting(*, L: str = "0.1", epochs: tuple[int, ...] = (1, 50, 400, 1
     The combined bound ``min(rho_GC(T), rho_DC)`` with T = ceil(n/b) E is converted by the
     optimised Lemma 2.4 (:func:`dpsym.papers.liang2025.closed_forms.dp_epsilon`).
     """
-    n = int(NUMBERS["fig2_n"][0])
-    eta, sigma, C, delta = (NUMBERS[k][0] for k in ("fig2_eta", "fig2_sigma", "fig2_C",
-                                                    "fig2_delta"))
+    n = int(SEC_4["n"].value)
+    eta, sigma, C, delta = (SEC_4[k].value for k in ("eta", "sigma", "C", "delta"))
     rows = []
     for b in FIG2_BATCHES:
         per_epoch = math.ceil(n / b)

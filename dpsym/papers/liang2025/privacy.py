@@ -42,7 +42,8 @@ from mpmath import mpf
 from dpsym.errors import require
 from dpsym.fdp.symbolic import gaussian_renyi_divergence
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, round_up, to_mpf
-from dpsym.papers.liang2025._common import S, check, cite
+from dpsym.papers.liang2025._common import PAPER, S, check
+from dpsym.papers.registry import cite
 from dpsym.rdp.conversions import epsilon_from_rdp
 from dpsym.rdp.gaussian_mixture import sgm_alpha_star
 from dpsym.shifts.smooth_reduction import shift_cost_of_schedule
@@ -74,9 +75,9 @@ __all__ = [
 #: b <= n/5, sigma > 8C/(b sqrt(beta)), alpha <= alpha*(b/n, b sqrt(beta) sigma/(2C)).
 VARIANTS = ("nb", "n2")
 
-REF_32 = cite("Lemma 3.2")
-REF_33 = cite("Thm 3.3")
-REF_34 = cite("Thm 3.4")
+REF_32 = cite(PAPER, "Lemma 3.2")
+REF_33 = cite(PAPER, "Thm 3.3")
+REF_34 = cite(PAPER, "Thm 3.4")
 
 
 # --- the pieces, symbolically ----------------------------------------------------------------
@@ -308,7 +309,7 @@ def eq_47(*, alpha: Number, n: int, b: int, eta: Number, C: Number, sigma: Numbe
     ``a = [(1 + eta L) D]`` is the paper's choice (Thm 3.4); the optimal schedule for each k
     is :func:`dpsym.shifts.smooth_reduction.k_step_allocation`.
     """
-    ref = cite("eq. (47)")
+    ref = cite(PAPER, "eq. (47)")
     with precision(dps + GUARD_DPS):
         p = check(ref, alpha=alpha, n=n, b=b, eta=eta, C=C, sigma=sigma, beta=beta, L=L, D=D)
         require(len(a) >= 1, "a", a, "a schedule of length k >= 1", ref)
@@ -329,7 +330,7 @@ def eq_48(*, alpha: Number, T: int, tau: int, n: int, b: int, eta: Number, C: Nu
           dps: int = DEFAULT_DPS) -> mpf:
     """Eq. (48) at a given tau in {0..T-1}: ``(T - tau)`` per-step costs plus the one-step
     shift cost ``alpha (1 + eta L)^2 D^2 / (2 eta^2 sigma^2 (1 - beta))``."""
-    ref = cite("eq. (48)")
+    ref = cite(PAPER, "eq. (48)")
     with precision(dps + GUARD_DPS):
         check(ref, T=T)
         require(isinstance(tau, int) and 0 <= tau < T, "tau", tau,
@@ -354,7 +355,7 @@ def algorithm_1_updates(T: int) -> tuple[int, int]:
     Returns ``(updates performed, index of the output iterate)``: the loop runs T + 1
     updates but outputs theta_T (an off-by-one; the analysis is of T updates).
     """
-    T = check(cite("Algorithm 1"), T=T)["T"]
+    T = check(cite(PAPER, "Algorithm 1"), T=T)["T"]
     t, updates = 0, 0
     while True:
         updates += 1  # theta_{t+1} <- Pi_K(theta_t - eta (g_t + zeta_t))

@@ -36,9 +36,10 @@ from mpmath import mpf
 from dpsym.errors import require
 from dpsym.fdp.symbolic import Derivation
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, round_up
-from dpsym.papers.liang2025._common import S, check, cite
+from dpsym.papers.liang2025._common import PAPER, S, check
 from dpsym.papers.liang2025.closed_forms import closed_forms, noise_split_symbolic, rho_gc
 from dpsym.papers.liang2025.privacy import VARIANTS, lem_2_6_expr
+from dpsym.papers.registry import cite
 from dpsym.shifts.smooth_reduction import k_step_shift_cost, optimal_allocation_symbolic
 
 __all__ = [
@@ -49,7 +50,7 @@ __all__ = [
     "refined_rho_k",
 ]
 
-REF = cite("eq. (47) with the optimal k-step shift schedule")
+REF = cite(PAPER, "eq. (47) with the optimal k-step shift schedule")
 
 
 @functools.cache

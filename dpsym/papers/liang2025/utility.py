@@ -32,8 +32,9 @@ from mpmath import mpf
 from dpsym.errors import require
 from dpsym.fdp.symbolic import Derivation
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, to_mpf
-from dpsym.papers.liang2025._common import S, cite
+from dpsym.papers.liang2025._common import PAPER, S
 from dpsym.papers.liang2025.privacy import eq_12_expr, eq_13_expr, eq_14_expr, eq_15_expr
+from dpsym.papers.registry import cite
 
 __all__ = [
     "CorollaryCheck",
@@ -136,7 +137,7 @@ def corollary_derivation(name: str) -> CorollaryCheck:
              "cor3.11/n2": (eq_13_expr, lem_3_7_terms, cor_3_11_terms, "n2"),
              "cor3.12/nb": (eq_14_expr, thm_3_9_terms, cor_3_12_terms, "nb"),
              "cor3.12/n2": (eq_15_expr, thm_3_9_terms, cor_3_12_terms, "n2")}
-    require(name in table, "name", name, f"one of {sorted(table)}", cite("Cors 3.11, 3.12"))
+    require(name in table, "name", name, f"one of {sorted(table)}", cite(PAPER, "Cors 3.11, 3.12"))
     bound, base, printed_fn, variant = table[name]
     s2 = sp.Symbol("s2", positive=True)
     (sol,) = sp.solve(sp.Eq(bound().subs(S.sigma, sp.sqrt(s2)), U.eps), s2)
@@ -253,7 +254,7 @@ def eq_55_case_2_1(*, L: Number = 1, C: Number = 1, ratio: Number = "0.51",
     ``(1 - eta L)^2 theta^2 <= theta^2 - (eta C/(5 sqrt(2L))) sqrt(Delta)`` (no clipping
     since ||grad l|| < C; no projection for a large K).
     """
-    ref = cite("App. C.1, eqs. (55), (60)")
+    ref = cite(PAPER, "App. C.1, eqs. (55), (60)")
     with precision(dps + GUARD_DPS):
         Lv, Cv, rv = to_mpf(L, "L", ref), to_mpf(C, "C", ref), to_mpf(ratio, "ratio", ref)
         require(Lv > 0, "L", L, "L > 0", ref)
@@ -298,7 +299,7 @@ def eq_63_instance(*, C: Number = "0.5", sigma_g: Number = "0.1", eps: Number = 
     Pr[||grad l_xi|| > C/2] = p -> 4 sigma^2/C^2.  Returns (probability, printed bound,
     Markov bound); for C < 1 the printed bound is exceeded.  (64) uses ``/C^2``: a misprint.
     """
-    ref = cite("App. C.1, eq. (63)")
+    ref = cite(PAPER, "App. C.1, eq. (63)")
     with precision(dps + GUARD_DPS):
         Cv, sv, ev = to_mpf(C, "C", ref), to_mpf(sigma_g, "sigma_g", ref), to_mpf(eps, "eps", ref)
         require(Cv > 0 and sv > 0 and ev > 0, "C", C, "C, sigma_g, eps > 0", ref)
@@ -325,7 +326,7 @@ def eq_65_instance(*, n: int = 20000, b: int = 4000, C: Number = 1, L: Number = 
     theta* (noise terms cancel): ``eta^2 E||g||^2 <= 4 eta sigma^3/(mu C) + 2 eta^2 sigma^2/b``
     at eta = 9/(20L); it holds, by the 4 eta sigma^3/(mu C) term.
     """
-    ref = cite("App. C.1, eq. (65)")
+    ref = cite(PAPER, "App. C.1, eq. (65)")
     with precision(dps + GUARD_DPS):
         Cv, Lv = to_mpf(C, "C", ref), to_mpf(L, "L", ref)
         require(isinstance(n, int) and isinstance(b, int) and 1 <= b <= n, "b", b,
