@@ -55,6 +55,7 @@ __all__ = [
     "Counterexample",
     "eq_12_counterexample",
     "eq_14_counterexample",
+    "eq_14_search",
     "lemma_a12_both_orders",
     "mixture_first",
     "mixture_second",
@@ -254,3 +255,36 @@ def lemma_a12_both_orders(q: Number, s: Number, *, orders: tuple[int, ...] | Non
         second = mixture_second(a, qv, 1 / sv, dps=dps)
         out.append(SgmBothOrders(a, qv, sv, a_star, bound, first, second))
     return out
+
+
+def eq_14_search(*, alphas: tuple[int, ...] = (2, 10, 50),
+                 qs: tuple[str, ...] = ("0.001", "0.01", "0.1"),
+                 mus: tuple[str, ...] = ("2", "8"), widths: tuple[str, ...] = ("1", "8"),
+                 offsets: tuple[str, ...] = ("0", "0.5"), dps: int = 15
+                 ) -> tuple[int, mpf, tuple]:
+    """How hard dpsym looked for a one-step violation of (14) in the add order.
+
+    For every combination: K = [-w f, w (1 - f)] (width w in units of eta sigma, theta_0 = 0
+    at fraction f from its left end), shift mu, rate q, order alpha; the mixture-first
+    divergence of the projected laws (:func:`projected_mixture_first`) against (14)
+    minimised over beta with eta L -> 0, ``alpha (sqrt(2 q mu^2) + w/sqrt(2))^2`` in these
+    units.  Returns ``(instances, max divergence/bound, its parameters)``.
+    """
+    best, arg, count = mpf(0), (), 0
+    for a in alphas:
+        for q in qs:
+            for mu in mus:
+                for w in widths:
+                    for f in offsets:
+                        with precision(dps + GUARD_DPS):
+                            lo = -to_mpf(w) * to_mpf(f)
+                            hi = lo + to_mpf(w)
+                            bound = a * (mpmath.sqrt(2 * to_mpf(q)) * to_mpf(mu)
+                                         + to_mpf(w) / mpmath.sqrt(2)) ** 2
+                        div = projected_mixture_first(a, q, mu, lo, hi, dps=dps)
+                        count += 1
+                        with precision(dps + GUARD_DPS):
+                            r = div / bound
+                        if r > best:
+                            best, arg = r, (a, q, mu, w, f)
+    return count, best, arg

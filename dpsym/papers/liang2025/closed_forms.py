@@ -56,9 +56,11 @@ __all__ = [
     "closed_forms_checks",
     "combined_rho",
     "dp_epsilon",
+    "dp_epsilon_numpy",
     "gdp_mu",
     "n2_alpha_max",
     "noise_split_symbolic",
+    "numpy_fn",
     "rdp_to_dp_symbolic",
     "rho_dc",
     "rho_gc",
@@ -390,3 +392,26 @@ def gdp_mu(rho: Number, *, dps: int = DEFAULT_DPS) -> mpf:
         require(rv >= 0, "rho", rho, "rho >= 0", REF)
         out = mpf(sp.lambdify(r, mu, "mpmath")(rv))
     return round_up(out, dps)
+
+
+# --- float64 paths for plotting, lambdified from the same sympy expressions -------------------
+
+@functools.cache
+def numpy_fn(key: str, variant: str = "nb"):
+    """float64 version of a closed form (``"rho_gc"``, ``"rho_dc"``, ``"t_star"``,
+    ``"beta_star"``) of :func:`closed_forms`, arguments ``(T, n, b, eta, C, sigma, L, D)``
+    (plots only; lambdified, not retyped)."""
+    return sp.lambdify(_ARGS, getattr(closed_forms(variant), key), "numpy")
+
+
+@functools.cache
+def _dp_numpy():
+    d = rdp_to_dp_symbolic()
+    return sp.lambdify((d.rho, d.ell), d.epsilon, "numpy")
+
+
+def dp_epsilon_numpy(rho: object, delta: float) -> object:
+    """float64 :func:`dp_epsilon` (unconstrained alpha) on arrays (plots only)."""
+    import numpy as np
+
+    return _dp_numpy()(np.asarray(rho, dtype=float), float(np.log(1 / delta)))

@@ -43,6 +43,7 @@ __all__ = [
     "case_sequence",
     "cor_3_11_terms",
     "cor_3_12_terms",
+    "cor_n2_noise",
     "corollary_derivation",
     "eq_55_case_2_1",
     "eq_60_scan",
@@ -361,3 +362,25 @@ def case_sequence(*, L: Number = 1, C: Number = 1, theta0: Number = 3, eta: Numb
         out.append("2.1" if abs(g) > Cf / 2 else "2.2")
         th -= e * g * min(1.0, Cf / abs(g)) if g != 0 else 0.0
     return out
+
+
+def cor_n2_noise(*, alpha: Number, eps: Number, T: int, n: int, b: int, C: Number,
+                 beta: Number, dps: int = 30) -> tuple[mpf, mpf]:
+    """``(sigma, 8C/(b sqrt(beta)))``: the noise Cor. 3.11's n^2 bullet sets, sigma^2 solving
+    eps = (13) (:func:`corollary_derivation`), next to the side condition it must exceed.
+
+    The corollary states both the side condition and sigma^2 = O(alpha C^2 T/(eps n^2)); at
+    practical (eps, T, n, b) the second violates the first, so the bullet does not apply.
+    """
+    ref = cite(PAPER, "Cor. 3.11, eq. (21)")
+    c = corollary_derivation("cor3.11/n2")
+    f = sp.lambdify((S.alpha, U.eps, S.T, S.n, S.C, S.beta), c.sigma2, "mpmath")
+    with precision(dps + GUARD_DPS):
+        vals = [to_mpf(v, k, ref) for k, v in (("alpha", alpha), ("eps", eps), ("C", C),
+                                                ("beta", beta))]
+        a, e, Cv, bt = vals
+        require(a > 1 and e > 0 and Cv > 0 and 0 < bt < 1, "alpha", alpha,
+                "alpha > 1, eps > 0, C > 0, 0 < beta < 1", ref)
+        sigma = mpmath.sqrt(f(a, e, T, n, Cv, bt))
+        thresh = 8 * Cv / (b * mpmath.sqrt(bt))
+        return +sigma, +thresh
