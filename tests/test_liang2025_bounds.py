@@ -259,3 +259,55 @@ def test_results_independent_of_global_precision():
             again = (pr.thm_3_4(alpha="1.1", n=8, b=2, eta="0.2", C=2, sigma=4, beta="0.3",
                                 L=1, D=1), cf.rho_dc(**FIG), rf.refined_rho_k(k=3, **FIG))
         assert again == refs
+
+
+# --- the ledger's checks fail when a bound moves the unsafe way ---------------------------------
+
+def _claim(cid):
+    from dpsym.claims import all_claims
+
+    return next(c for c in all_claims("liang2025") if c.id == f"liang2025/{cid}")
+
+
+def test_plateau_claim_fails_when_the_closed_form_is_mutated(monkeypatch):
+    claim = _claim("thm3.4/plateau")
+    assert claim.run(30).verdict == "reproduced"
+    real = cf.rho_dc
+
+    def low(**kw):
+        v = real(**kw)
+        with precision(kw.get("dps", 50)):
+            return v * (1 - mpf(10) ** -8)  # a bound 1e-8 too small
+
+    monkeypatch.setattr(cf, "rho_dc", low)
+    assert claim.run(30).verdict == "failed"
+
+
+def test_counterexample_claim_fails_if_the_add_order_were_covered(monkeypatch):
+    from dataclasses import replace
+
+    from dpsym.papers.liang2025 import adjacency as adj
+
+    claim = _claim("thm3.3/adjacency")
+    real = adj.eq_12_counterexample
+
+    def harmless(**kw):
+        c = real(**kw)
+        return replace(c, first=c.claimed / 2)  # as if D_alpha(P_D' || P_D) met (12)
+
+    monkeypatch.setattr(adj, "eq_12_counterexample", harmless)
+    assert claim.run(30).verdict == "failed"
+
+
+def test_thm_3_3_claim_compares_with_the_printed_formula(monkeypatch):
+    from dpsym.papers.liang2025 import printed
+
+    claim = _claim("thm3.3/eq12")
+    assert claim.run(30).verdict == "reproduced"
+    real = printed.formula
+
+    def mutated(key):
+        return real(key) * sp.Rational(99, 100) if key == "eq12" else real(key)
+
+    monkeypatch.setattr(printed, "formula", mutated)
+    assert claim.run(30).verdict == "failed"

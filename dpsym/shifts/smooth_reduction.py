@@ -307,6 +307,7 @@ class CrossCheck:
     slsqp_a: tuple[float, ...]
 
 
+@functools.cache
 def cross_check(c: Number, D: Number, k: int, *, dps: int = 30, starts: int = 4,
                 seed: int = 0) -> CrossCheck:
     """Solve the k-step problem with the generic solvers of :mod:`dpsym.shifts`.

@@ -65,6 +65,7 @@ __all__ = [
 REF = cite(PAPER, "Thm 3.3, eq. (12) (adjacency order)")
 
 
+@functools.cache
 def mixture_first(alpha: Number, q: Number, mu: Number, *, dps: int = DEFAULT_DPS) -> mpf:
     """``D_alpha((1 - q) N(0,1) + q N(mu,1) || N(0,1))``, unrounded (a divergence, not a bound).
 
@@ -86,6 +87,7 @@ def mixture_first(alpha: Number, q: Number, mu: Number, *, dps: int = DEFAULT_DP
         return +out
 
 
+@functools.cache
 def mixture_second(alpha: Number, q: Number, mu: Number, *, dps: int = DEFAULT_DPS) -> mpf:
     """``D_alpha(N(0,1) || (1 - q) N(0,1) + q N(mu,1))`` (quadrature), unrounded."""
     with precision(dps + GUARD_DPS):
@@ -113,6 +115,7 @@ class Counterexample:
     beta_threshold: mpf
 
 
+@functools.cache
 def eq_12_counterexample(*, alpha: Number = 10, n: int = 100, b: int = 1, C: Number = 1,
                          sigma: Number = "0.5", beta: Number | None = None,
                          q_reading: str = "n+1", dps: int = DEFAULT_DPS) -> Counterexample:
@@ -230,13 +233,14 @@ class SgmBothOrders:
     second: mpf
 
 
+@functools.cache
 def lemma_a12_both_orders(q: Number, s: Number, *, orders: tuple[int, ...] | None = None,
-                          dps: int = 30) -> list[SgmBothOrders]:
+                          dps: int = 30) -> tuple[SgmBothOrders, ...]:
     """Lemma A.12 (MTZ19, Thm 11) checked in both orders at integer orders up to alpha*(q, s).
 
     ``orders`` defaults to ``2, floor(alpha*)/2, floor(alpha*)``.  Both exact divergences
     must lie below ``2 alpha q^2 / s^2``; this is why the "n^2" variants (11), (13), (15)
-    are not affected by the adjacency gap of (10), (12), (14).
+    are not affected by the adjacency gap of (10), (12), (14).  Cached (a pure function).
     """
     ref = cite(PAPER, "Lemma A.12")
     a_star = sgm_alpha_star(q, s, dps=dps)
@@ -254,9 +258,10 @@ def lemma_a12_both_orders(q: Number, s: Number, *, orders: tuple[int, ...] | Non
         first = mixture_first(a, qv, 1 / sv, dps=dps)
         second = mixture_second(a, qv, 1 / sv, dps=dps)
         out.append(SgmBothOrders(a, qv, sv, a_star, bound, first, second))
-    return out
+    return tuple(out)
 
 
+@functools.cache
 def eq_14_search(*, alphas: tuple[int, ...] = (2, 10, 50),
                  qs: tuple[str, ...] = ("0.001", "0.01", "0.1"),
                  mus: tuple[str, ...] = ("2", "8"), widths: tuple[str, ...] = ("1", "8"),

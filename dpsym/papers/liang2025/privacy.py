@@ -51,6 +51,7 @@ from dpsym.shifts.smooth_reduction import shift_cost_of_schedule
 __all__ = [
     "VARIANTS",
     "algorithm_1_updates",
+    "eq_10_add_remove_expr",
     "eq_10_expr",
     "eq_11_expr",
     "eq_12_expr",
@@ -115,6 +116,13 @@ def eq_10_expr() -> sp.Expr:
     the proof's 2 eta C / b (a replace-one bound) makes (10) four times larger than needed.
     """
     return lem_3_2_cost_expr(2 * S.eta * S.C / S.b)
+
+
+@functools.cache
+def eq_10_add_remove_expr() -> sp.Expr:
+    """The step cost of (38)-(40) at the add/remove mean difference ``eta C/b`` (one clipped
+    gradient enters or leaves the sum): a quarter of (10)."""
+    return lem_3_2_cost_expr(S.eta * S.C / S.b)
 
 
 def sgm_noise() -> sp.Expr:

@@ -113,6 +113,7 @@ class RefinedBound:
     k_searched: int
 
 
+@functools.cache
 def refined_bound(*, T: int, n: int, b: int, eta: Number, C: Number, sigma: Number,
                   L: Number, D: Number, variant: str = "nb", dps: int = 30) -> RefinedBound:
     """The refined guarantee ``alpha rho_ref(T)`` (per unit alpha) with the best k <= T.

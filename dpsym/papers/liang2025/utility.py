@@ -272,6 +272,7 @@ def eq_55_case_2_1(*, L: Number = 1, C: Number = 1, ratio: Number = "0.51",
         return StepCheck(lhs, rhs, lhs <= rhs, c_lhs, c_rhs, c_lhs <= c_rhs)
 
 
+@functools.cache
 def eq_60_scan(*, points: int = 40, dps: int = 30) -> tuple[int, int, int]:
     """Scan case (2.1) of the quadratic instance of :func:`eq_55_case_2_1` over
     ``ratio in (1/2, 1]`` and ``eta L in (0, 9/20]`` (points x points grid).
