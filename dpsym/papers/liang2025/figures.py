@@ -43,6 +43,16 @@ def _outside_legend(ax: object, **kwargs: object) -> None:
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, **kwargs)
 
 
+def _epochs_panels(fig: Figure, ax: object, ax2: object, title2: str, ncols: int) -> None:
+    """Log-log epoch axes; the right panel's legend beside it, the left one's below."""
+    ax2.set_xscale("log")
+    ax2.set_yscale("log")
+    ax2.set_xlabel("epochs E")
+    ax2.set_title(title2)
+    _outside_legend(ax2)
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=ncols)
+
+
 def _eps_gc(T: np.ndarray, b: int, sigma: float) -> np.ndarray:
     rho = closed_forms.numpy_fn("rho_gc")(T, N, b, ETA, C, sigma, 1.0, 1.0)
     return closed_forms.dp_epsilon_numpy(rho, DELTA)
@@ -95,12 +105,7 @@ def figure_1_theory() -> Figure:
         ep_acc = np.geomspace(1, 400, 16)
         ax2.plot(ep_acc, _accountant(b, C / b, ep_acc), color=colour, linestyle="--",
                  label=f"b = {b}, accountant")
-    ax2.set_xscale("log")
-    ax2.set_yscale("log")
-    ax2.set_xlabel("epochs E")
-    ax2.set_title(r"(b) noise multiplier $b\sigma_{DP}/C = 1$")
-    _outside_legend(ax2)
-    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=4)
+    _epochs_panels(fig, ax, ax2, r"(b) noise multiplier $b\sigma_{DP}/C = 1$", 4)
     return fig
 
 
@@ -131,12 +136,7 @@ def figure_2_theory() -> Figure:
                  label=f"D = {D}, L = 1")
     ax2.plot(epochs, _eps_gc(T, b, C / b), color="#444444", linestyle=":",
              label="(12) alone")
-    ax2.set_xscale("log")
-    ax2.set_yscale("log")
-    ax2.set_xlabel("epochs E")
-    ax2.set_title(rf"(b) $b\sigma_{{DP}}/C = 1$, b = {b}: plateaus")
-    _outside_legend(ax2)
-    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=3)
+    _epochs_panels(fig, ax, ax2, rf"(b) $b\sigma_{{DP}}/C = 1$, b = {b}: plateaus", 3)
     return fig
 
 

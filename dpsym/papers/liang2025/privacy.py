@@ -236,6 +236,17 @@ def sgm_admissible(*, alpha: Number, n: int, b: int, C: Number, sigma: Number, b
                 ref)
 
 
+def _bound(keys: tuple[str, str], ref: str, variant: str, p: dict, sgm: dict, dps: int) -> mpf:
+    """The "nb" or "n2" expression of ``keys`` at ``p`` (side conditions first), rounded up."""
+    with precision(dps + GUARD_DPS):
+        require(variant in VARIANTS, "variant", variant, f"one of {VARIANTS}", ref)
+    if variant == "n2":
+        sgm_admissible(**sgm, ref=ref, dps=dps)
+    with precision(dps + GUARD_DPS):
+        out = _eval(keys[0] if variant == "nb" else keys[1], p)
+    return round_up(out, dps)
+
+
 def lem_3_2(*, alpha: Number, n: int, b: int, C: Number, sigma: Number, beta: Number,
             variant: str = "nb", dps: int = DEFAULT_DPS) -> mpf:
     """Lemma 3.2: the additive cost of one noisy step in the shifted divergence,
@@ -250,14 +261,10 @@ def lem_3_2(*, alpha: Number, n: int, b: int, C: Number, sigma: Number, beta: Nu
     >>> nstr(lem_3_2(alpha=2, n=100, b=10, C=1, sigma=1, beta="0.5"), 10)
     '0.008'
     """
+    sgm = dict(alpha=alpha, n=n, b=b, C=C, sigma=sigma, beta=beta)
     with precision(dps + GUARD_DPS):
-        p = check(REF_32, alpha=alpha, n=n, b=b, C=C, sigma=sigma, beta=beta)
-        require(variant in VARIANTS, "variant", variant, f"one of {VARIANTS}", REF_32)
-    if variant == "n2":
-        sgm_admissible(alpha=alpha, n=n, b=b, C=C, sigma=sigma, beta=beta, ref=REF_32, dps=dps)
-    with precision(dps + GUARD_DPS):
-        out = _eval("eq10" if variant == "nb" else "eq11", p)
-    return round_up(out, dps)
+        p = check(REF_32, **sgm)
+    return _bound(("eq10", "eq11"), REF_32, variant, p, sgm, dps)
 
 
 def thm_3_3(*, alpha: Number, T: int, n: int, b: int, C: Number, sigma: Number, beta: Number,
@@ -276,14 +283,10 @@ def thm_3_3(*, alpha: Number, T: int, n: int, b: int, C: Number, sigma: Number, 
     >>> nstr(thm_3_3(alpha="1.1", T=49, n=8, b=2, C=2, sigma=4, beta="0.5"), 12)
     '3.36875'
     """
+    sgm = dict(alpha=alpha, n=n, b=b, C=C, sigma=sigma, beta=beta)
     with precision(dps + GUARD_DPS):
-        p = check(REF_33, alpha=alpha, T=T, n=n, b=b, C=C, sigma=sigma, beta=beta)
-        require(variant in VARIANTS, "variant", variant, f"one of {VARIANTS}", REF_33)
-    if variant == "n2":
-        sgm_admissible(alpha=alpha, n=n, b=b, C=C, sigma=sigma, beta=beta, ref=REF_33, dps=dps)
-    with precision(dps + GUARD_DPS):
-        out = _eval("eq12" if variant == "nb" else "eq13", p)
-    return round_up(out, dps)
+        p = check(REF_33, T=T, **sgm)
+    return _bound(("eq12", "eq13"), REF_33, variant, p, sgm, dps)
 
 
 def thm_3_4(*, alpha: Number, n: int, b: int, eta: Number, C: Number, sigma: Number,
@@ -304,15 +307,10 @@ def thm_3_4(*, alpha: Number, n: int, b: int, eta: Number, C: Number, sigma: Num
     >>> nstr(thm_3_4(alpha="1.1", n=8, b=2, eta="0.2", C=2, sigma=4, beta="0.5", L=1, D=1), 10)
     '2.54375'
     """
+    sgm = dict(alpha=alpha, n=n, b=b, C=C, sigma=sigma, beta=beta)
     with precision(dps + GUARD_DPS):
-        p = check(REF_34, alpha=alpha, n=n, b=b, eta=eta, C=C, sigma=sigma, beta=beta, L=L,
-                  D=D)
-        require(variant in VARIANTS, "variant", variant, f"one of {VARIANTS}", REF_34)
-    if variant == "n2":
-        sgm_admissible(alpha=alpha, n=n, b=b, C=C, sigma=sigma, beta=beta, ref=REF_34, dps=dps)
-    with precision(dps + GUARD_DPS):
-        out = _eval("eq14" if variant == "nb" else "eq15", p)
-    return round_up(out, dps)
+        p = check(REF_34, eta=eta, L=L, D=D, **sgm)
+    return _bound(("eq14", "eq15"), REF_34, variant, p, sgm, dps)
 
 
 def eq_47(*, alpha: Number, n: int, b: int, eta: Number, C: Number, sigma: Number,
