@@ -1,0 +1,1 @@
+"""Tran & Cutkosky 2022 (placeholder docstring; rewritten below)."""
