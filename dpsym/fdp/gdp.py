@@ -94,7 +94,7 @@ def gdp_delta(mu: Number, eps: Number, dps: int = DEFAULT_DPS) -> mpf:
     >>> from dpsym import gdp_delta
     >>> from dpsym.numerics import nstr
     >>> nstr(gdp_delta(1, 1, dps=30), 25)
-    '0.1269458429885660426772178'
+    '0.1269367375066439458008296'
     """
     with precision(dps + GUARD_DPS):
         m = _mu(mu, REF_DELTA)
@@ -117,7 +117,7 @@ def gdp_epsilon(mu: Number, delta: Number, dps: int = DEFAULT_DPS) -> mpf:
     >>> from dpsym import gdp_epsilon
     >>> from dpsym.numerics import nstr
     >>> nstr(gdp_epsilon(1, "1e-5", dps=30), 25)
-    '4.435757643509791751451017'
+    '4.377178095681224627650116'
     """
     with precision(dps + GUARD_DPS):
         m = _mu(mu, REF_DELTA)

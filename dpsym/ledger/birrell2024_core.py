@@ -761,7 +761,7 @@ def _c9_gap(dps: int) -> Outcome:
 
 register(Claim(
     id=f"{P}/thmC.9/sigma-to-2sigma-step", paper=P, ref="Thm C.9, eqs. (80), (83), (98)",
-    kind="erratum",
+    kind="erratum", severity="proof-gap",
     statement="Thm C.9 obtains the Poisson higher-order bounds by sigma -> 2 sigma in (83) and "
               "(89), claiming they use only the norms of dmu, dmu' (digest's suspected gap).",
     check=_c9_gap))

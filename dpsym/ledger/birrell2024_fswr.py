@@ -426,7 +426,8 @@ def _gap_erratum(dps: int) -> Outcome:
 
 
 register(Claim(
-    id=f"{_P}/appD.3/gap-not-a-taylor-order-issue", paper=_P, kind="erratum", ref="App. D.3",
+    id=f"{_P}/appD.3/gap-not-a-taylor-order-issue", paper=_P, kind="erratum",
+    severity="proof-gap", ref="App. D.3",
     statement="'the gap between the upper and lower bounds on FSwR-RDP in Figure 9 could be "
               "reduced by using a higher order expansion in q'",
     printed="higher order expansion in q reduces the gap",

@@ -154,7 +154,8 @@ def _index_set(dps: int) -> Outcome:
 
 
 register(Claim(
-    id=f"{_P}/sec4.1/index-set", paper=_P, kind="erratum", ref="Sec. 4.1, App. F",
+    id=f"{_P}/sec4.1/index-set", paper=_P, kind="erratum",
+    severity="misprint", ref="Sec. 4.1, App. F",
     statement="B 'uniformly selects a subset of size |B| from {2, ..., |D|}'.",
     check=_index_set,
 ))

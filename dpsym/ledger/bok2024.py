@@ -338,7 +338,8 @@ def _dominance_erratum(dps: int) -> Outcome:
 
 
 register(Claim(
-    id="bok2024/thm4.3/dominance-threshold", paper="bok2024", kind="erratum", ref="Sec. 4.1",
+    id="bok2024/thm4.3/dominance-threshold", paper="bok2024", kind="erratum",
+    severity="false-statement", ref="Sec. 4.1",
     statement="'for t > 4Dn/(eta L) [Thm 4.3] dominates Theorem 4.1' (text after Thm 4.3).",
     printed="t > 4Dn/(eta L)",
     check=_dominance_erratum,
@@ -431,7 +432,7 @@ def _c10_display(dps: int) -> Outcome:
 
 
 register(Claim(
-    id="bok2024/lemC.10/proof-denominator", paper="bok2024", kind="erratum",
+    id="bok2024/lemC.10/proof-denominator", paper="bok2024", kind="erratum", severity="misprint",
     ref="Lemma C.10 (proof)",
     statement="Last display of the proof of Lemma C.10: ... = c^(l-1) (1-c^(lq))/(1-c^l) "
               "(1-c^(l(E-q-1)))/(1+c^(E(l-1))).",
@@ -576,7 +577,7 @@ def _sec5_threshold(dps: int) -> Outcome:
 
 
 register(Claim(
-    id="bok2024/sec5/threshold-0.677", paper="bok2024", kind="erratum",
+    id="bok2024/sec5/threshold-0.677", paper="bok2024", kind="erratum", severity="misprint",
     ref="Sec. 5 (after Cor 5.4)",
     statement="'nontrivial improvement [over (2LD, 0)-DP] when LD > 0.677'.",
     printed="0.677",
@@ -614,7 +615,8 @@ def _tables_10_12_claims() -> None:
                                          f"mu* at L/b={lb}, eta={eta}",
                                printed=p_mu,
                                check=lambda dps, fn=mu_star, p=p_mu: compare_printed(fn, p, dps)))
-                register(Claim(id=cid + ",E*", paper="bok2024", kind="erratum", ref=table,
+                register(Claim(id=cid + ",E*", paper="bok2024", kind="erratum",
+    severity="code-text-mismatch", ref=table,
                                statement=f"E* (epochs after which the bound stops increasing), "
                                          f"l={lv}, L/b={lb}, eta={eta}",
                                printed=p_e, check=e_check))
@@ -662,6 +664,7 @@ def _tables_10_12_validity(dps: int) -> Outcome:
 
 register(Claim(
     id="bok2024/tables10-12/E*-outside-thm4.6", paper="bok2024", kind="erratum",
+    severity="proof-gap",
     ref="Tables 10-12; Thm 4.6",
     statement="Tables 10-12 give (E*, mu*): the number of epochs at which the Thm 4.6 bound mu* "
               "'no longer increases'.",

@@ -35,7 +35,8 @@ def _c11_infeasible(dps: int) -> Outcome:
 
 
 register(Claim(
-    id="bok2024/lemC.11/off-by-one", paper="bok2024", kind="erratum", ref="Lemma C.11 (proof)",
+    id="bok2024/lemC.11/off-by-one", paper="bok2024", kind="erratum",
+    severity="proof-gap", ref="Lemma C.11 (proof)",
     statement="Lemma C.11's constant shift a = (D + s(E - tau))/(l(E - tau)) makes the "
               "interpolated process end at z_{t*} = 0.",
     printed="z_{t*} = 0",
@@ -119,7 +120,7 @@ def _general_tau(dps: int) -> Outcome:
 
 
 register(Claim(
-    id="bok2024/thm4.6/general-tau-display", paper="bok2024", kind="erratum",
+    id="bok2024/thm4.6/general-tau-display", paper="bok2024", kind="erratum", severity="proof-gap",
     ref="Thm 4.6 (proof)",
     statement="Proof of Thm 4.6: for every tau the window costs at most "
               "(D/eta + L(E - tau)/b)^2/(l(E - tau)) (in units of eta^2).",
@@ -183,7 +184,8 @@ def _d2_sign(dps: int) -> Outcome:
 
 
 register(Claim(
-    id="bok2024/lemD.2/sign", paper="bok2024", kind="erratum", ref="Lemma D.2",
+    id="bok2024/lemD.2/sign", paper="bok2024", kind="erratum",
+    severity="misprint", ref="Lemma D.2",
     statement="PRV densities from a privacy curve: Y(t) = delta''(t) - delta'(t) and "
               "X(t) = e^{t} (delta''(t) - delta'(t)).",
     printed="X(t) = e^{t}(delta'' - delta')",
@@ -205,7 +207,8 @@ def _c16_constant(dps: int) -> Outcome:
 
 
 register(Claim(
-    id="bok2024/thmC.16/constant", paper="bok2024", kind="erratum", ref="Thm C.16 (proof)",
+    id="bok2024/thmC.16/constant", paper="bok2024", kind="erratum",
+    severity="misprint", ref="Thm C.16 (proof)",
     statement="Proof of Thm C.16: Phi(-0.3 mu0/sqrt(2.8)) <= exp(-(0.9/5.6) mu0^2).",
     printed="0.9/5.6",
     check=_c16_constant,

@@ -187,7 +187,8 @@ def _cor39_lower(dps: int) -> Outcome:
 
 
 register(Claim(
-    id="bravo2025/cor3.9/lower-estimate-c>1", paper=P, kind="erratum", ref="Cor. 3.9 (proof)",
+    id="bravo2025/cor3.9/lower-estimate-c>1", paper=P, kind="erratum",
+    severity="false-statement", ref="Cor. 3.9 (proof)",
     printed="1 + ln((1-c^(T+1))/(1-c^2)) <= sum_t c^t/sum_(j<=t) c^j",
     statement="'The lower bound is obtained through a similar argument': "
               "1 + ln((1-c^(T+1))/(1-c^2)) <= sum_t c^t/sum_{j<=t} c^j fails for c > 1.",
@@ -357,7 +358,8 @@ def _lemc1(dps: int) -> Outcome:
 
 
 register(Claim(
-    id="bravo2025/lemC.1/constant", paper=P, kind="erratum", ref="Lemma C.1 (proof)",
+    id="bravo2025/lemC.1/constant", paper=P, kind="erratum",
+    severity="proof-gap", ref="Lemma C.1 (proof)",
     statement="KL(J mu || J nu) <= D^2/(4 eta) for all mu, nu on X.",
     check=_lemc1,
 ))
@@ -585,7 +587,8 @@ def _s1(dps: int) -> Outcome:
 
 
 register(Claim(
-    id="bravo2025/eq23/6.25", paper=P, kind="erratum", ref="after (23)",
+    id="bravo2025/eq23/6.25", paper=P, kind="erratum",
+    severity="false-statement", ref="after (23)",
     printed="6.25",
     statement="ln(1/delta) < 6.25 A ln(n/b)^2 is sufficient for (23).",
     check=_s1,
@@ -625,7 +628,8 @@ def _s4(dps: int) -> Outcome:
 
 
 register(Claim(
-    id="bravo2025/thm5.2/poisson-batch-size", paper=P, kind="erratum", ref="Thm 5.2, eq. (14)",
+    id="bravo2025/thm5.2/poisson-batch-size", paper=P, kind="erratum",
+    severity="proof-gap", ref="Thm 5.2, eq. (14)",
     statement="The modulus of (14) is bounded by the modulus of the noiseless gradient "
               "mapping, sqrt(delta^2 + h(eta)).",
     check=_s4,

@@ -244,7 +244,8 @@ def _eq7(dps: int) -> Outcome:
 
 
 register(Claim(
-    id=f"{ID}/eq7/cT-factor", paper=P, kind="erratum", ref="Cor. 3.8, eq. (7)",
+    id=f"{ID}/eq7/cT-factor", paper=P, kind="erratum",
+    severity="misprint", ref="Cor. 3.8, eq. (7)",
     printed="alpha D^2 T (1-c) / (2 sigma^2 (1-c^T))",
     statement="Eq. (7) prints a factor T where Theorem 3.4 gives c^T.",
     check=_eq7,

@@ -389,7 +389,7 @@ def rdp_to_epsilon(
     >>> from dpsym.numerics import nstr
     >>> eps, order = rdp_to_epsilon([2, 4, 8], ["0.1", "0.2", "0.4"], "1e-5", dps=20)
     >>> nstr(eps, 12), nstr(order, 3)
-    ('4.35043145765', '4.0')
+    ('1.61410916785', '8.0')
     """
     _check_conversion(conversion)
     _check_lists(orders, rdp)

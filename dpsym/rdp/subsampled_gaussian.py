@@ -182,7 +182,7 @@ def poisson_gaussian_rdp(
     >>> from dpsym import poisson_gaussian_rdp
     >>> from dpsym.numerics import nstr
     >>> nstr(poisson_gaussian_rdp("1e-7", 100, 2, dps=30), 20)
-    '1.0000500016667083334e-18'
+    '1.0000500016667083337e-18'
     """
     with precision(dps + GUARD_DPS):
         qv, sv, t = _validate(q, sigma, steps)
