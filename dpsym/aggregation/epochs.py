@@ -108,8 +108,8 @@ class EpochSumForms:
     """The epoch recursion in closed form and its limits (sympy)."""
 
     finite: Derivation          # sum_{j<n} x^j = (1 - x^n) / (1 - x), x = (1 - alpha)^N
-    limit_n: sp.Expr            # n -> oo: 1 / (1 - (1 - alpha)^N)
-    limit_N: sp.Expr            # alpha = c / N, N -> oo: 1 / (1 - e^-c)
+    limit_epochs: sp.Expr       # n -> oo: 1 / (1 - (1 - alpha)^N)
+    limit_long_epochs: sp.Expr  # alpha = c / N, N -> oo: 1 / (1 - e^-c)
 
 
 def epoch_sum_closed_form() -> EpochSumForms:

@@ -192,7 +192,7 @@ def node_values(g: Sequence[Any], beta: Any, scale: Any = 1) -> dict[Node, Any]:
 
 
 def window_sum(values: dict[Node, Any], a: int, b: int, beta: Any) -> Any:
-    """``sum_{[y,z] in COMPOSE(a, b)} beta^{b-z} values[[y,z]]`` (the tree's estimate of a window)."""
+    """Window estimate ``sum_{[y,z] in COMPOSE(a, b)} beta^{b-z} values[v]``."""
     terms = [w * values[v] for v, w in window_coefficients(a, b, beta)]
     total = terms[0]
     for x in terms[1:]:

@@ -1,4 +1,4 @@
-"""Tran & Cutkosky 2022, Sec. 3 and App. D: DP-NSGD (Algorithm 1), Theorems 4 and 6, Lemmas 5, 11, 12.
+"""Tran & Cutkosky 2022, Sec. 3, App. D: DP-NSGD (Alg. 1), Theorems 4 and 6, Lemmas 5, 11, 12.
 
 Algorithm 1 is normalized SGD with momentum ``m_t = (1-alpha) m_{t-1} + alpha grad f(w_t, x)``
 (``m_0 = 0``), one sample per step, a fresh permutation per epoch of N steps, and tree
@@ -39,7 +39,8 @@ from dpsym.aggregation import (
 )
 from dpsym.errors import require, require_integer
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, round_up, to_mpf
-from dpsym.papers.tran2022 import formulas as F
+from dpsym.papers.registry import cite
+from dpsym.papers.tran2022 import formulas as fm
 
 __all__ = [
     "Alg1Run",
@@ -49,12 +50,12 @@ __all__ = [
     "alg_1_depth",
     "alg_1_node_std",
     "expected_gaussian_norm",
+    "lem_5",
+    "lem_5_step",
     "lem_11",
     "lem_11_initial_error",
     "lem_12",
     "lem_12_exact",
-    "lem_5",
-    "lem_5_step",
     "thm_4",
     "thm_4_node_sensitivity",
     "thm_4_node_sensitivity_worst",
@@ -67,11 +68,11 @@ __all__ = [
     "thm_6_parameters",
 ]
 
-PAPER = "Tran & Cutkosky 2022"
+PAPER = "tran2022"
 
 
 def _ref(what: str) -> str:
-    return f"{PAPER}, {what}"
+    return cite(PAPER, what)
 
 
 def _ell(delta: Number, ref: str) -> mpf:
@@ -89,7 +90,7 @@ def _pos(x: Number, name: str, ref: str) -> mpf:
 # --- Algorithm 1 and Theorem 4 -------------------------------------------------------------
 
 def alg_1_depth(T: int) -> int:
-    """Smallest tree depth R with COMPOSE(1, t) inside the tree for every t <= T: floor(log2 T) + 1."""
+    """Smallest tree depth R with every COMPOSE(1, t), t <= T, in the tree: floor(log2 T) + 1."""
     T = require_integer("T", T, _ref("Alg. 1"), minimum=1)
     return T.bit_length()
 
@@ -101,7 +102,7 @@ def alg_1_V(N: int, T: int, R: int | None = None) -> Fraction:
     min(R + 1, floor(log2 N + 1)), the same number.
 
     >>> alg_1_V(4, 16)
-    Fraction(14, 1)
+    Fraction(15, 1)
     """
     ref = _ref("Alg. 1")
     N = require_integer("N", N, ref, minimum=1)
@@ -114,7 +115,7 @@ def alg_1_V(N: int, T: int, R: int | None = None) -> Fraction:
 def alg_1_node_std(alpha: Number, G: Number, sigma: Number, V: Number,
                    dps: int = DEFAULT_DPS) -> mpf:
     """Standard deviation of every node's noise in Algorithm 1: 4 alpha G sigma sqrt(V)."""
-    return F.evaluate(F.ALG1_NODE_STD, {"alpha": alpha, "G": G, "sigma": sigma, "V": V},
+    return fm.evaluate(fm.ALG1_NODE_STD, {"alpha": alpha, "G": G, "sigma": sigma, "V": V},
                       dps=dps)
 
 
@@ -135,7 +136,7 @@ def thm_4_sigma(eps: Number, delta: Number, dps: int = DEFAULT_DPS) -> mpf:
     with precision(dps + GUARD_DPS):
         ell = _ell(delta, ref)
         e = _pos(eps, "eps", ref)
-    return round_up(F.evaluate(F.THM_4_SIGMA, {"ell": ell, "epsilon": e}, dps=dps + GUARD_DPS),
+    return round_up(fm.evaluate(fm.THM_4_SIGMA, {"ell": ell, "epsilon": e}, dps=dps + GUARD_DPS),
                     dps)
 
 
@@ -144,7 +145,7 @@ def thm_4_sigma_threshold(eps: Number, delta: Number, dps: int = DEFAULT_DPS) ->
     ref = _ref("Thm 4 (App. D.1)")
     with precision(dps + GUARD_DPS):
         ell, e = _ell(delta, ref), _pos(eps, "eps", ref)
-    return round_up(F.evaluate(F.THM_4_THRESHOLD, {"ell": ell, "epsilon": e},
+    return round_up(fm.evaluate(fm.THM_4_THRESHOLD, {"ell": ell, "epsilon": e},
                                dps=dps + GUARD_DPS), dps)
 
 
@@ -153,7 +154,7 @@ def thm_4_sigma_simplified(eps: Number, delta: Number, dps: int = DEFAULT_DPS) -
     ref = _ref("Thm 4 (App. D.1)")
     with precision(dps + GUARD_DPS):
         ell, e = _ell(delta, ref), _pos(eps, "eps", ref)
-    return round_up(F.evaluate(F.THM_4_SIMPLIFIED, {"ell": ell, "epsilon": e},
+    return round_up(fm.evaluate(fm.THM_4_SIMPLIFIED, {"ell": ell, "epsilon": e},
                                dps=dps + GUARD_DPS), dps)
 
 
@@ -174,7 +175,7 @@ def thm_4_rdp_epsilon_at_printed_sigma(eps: Number, delta: Number, k: int = 1,
 
 def thm_4_node_sensitivity(node: Node, N: int, alpha: Number, G: Number = 1,
                            dps: int = DEFAULT_DPS) -> mpf:
-    """App. D.1's node sensitivity 2 alpha G sum_{j=0}^{ceil(|z-y|/N)-1} (1-alpha)^{jN} (as printed)."""
+    """App. D.1's node sensitivity, as printed: 2 alpha G sum_{j<ceil(|z-y|/N)} (1-alpha)^{jN}."""
     ref = _ref("Thm 4 (App. D.1)")
     N = require_integer("N", N, ref, minimum=1)
     with precision(dps + GUARD_DPS):
@@ -239,7 +240,7 @@ def lem_5(R: Number, eta: Number, T: Number, L: Number, mean_error: Number,
 
     ``mean_error`` is (1/T) sum_t E||m_hat_t - grad F(w_t)||; R bounds E[F(w_1) - F(w_{T+1})].
     """
-    return F.evaluate(F.LEM_5, {"R": R, "eta": eta, "T": T, "L": L, "E1": mean_error}, dps=dps)
+    return fm.evaluate(fm.LEM_5, {"R": R, "eta": eta, "T": T, "L": L, "E1": mean_error}, dps=dps)
 
 
 @dataclass(frozen=True)
@@ -272,7 +273,7 @@ def lem_5_step(g: np.ndarray, e: np.ndarray) -> Lemma5Step:
 def lem_11(G: Number, alpha: Number, eta: Number, N: Number, L: Number,
            dps: int = DEFAULT_DPS) -> mpf:
     """Lemma 11: E||m_t - grad F(w_t)|| <= 2 G sqrt(alpha) + 2 eta N L + eta L / alpha."""
-    return F.evaluate(F.LEM_11, {"G": G, "alpha": alpha, "eta": eta, "N": N, "L": L}, dps=dps)
+    return fm.evaluate(fm.LEM_11, {"G": G, "alpha": alpha, "eta": eta, "N": N, "L": L}, dps=dps)
 
 
 def lem_11_initial_error(alpha: Number, t: int, G: Number = 1, dps: int = DEFAULT_DPS) -> mpf:
@@ -296,7 +297,7 @@ def lem_11_initial_error(alpha: Number, t: int, G: Number = 1, dps: int = DEFAUL
 def lem_12(alpha: Number, G: Number, sigma: Number, d: Number, V: Number, T: Number,
            dps: int = DEFAULT_DPS) -> mpf:
     """Lemma 12: E||m_hat_t - m_t|| <= 4 alpha G sigma sqrt(d V log2 T)."""
-    return F.evaluate(F.LEM_12, {"alpha": alpha, "G": G, "sigma": sigma, "d": d, "V": V,
+    return fm.evaluate(fm.LEM_12, {"alpha": alpha, "G": G, "sigma": sigma, "d": d, "V": V,
                                  "T": T}, dps=dps)
 
 
@@ -350,25 +351,25 @@ def thm_6_parameters(N: Number, eps: Number, delta: Number, d: Number,
     with precision(dps + GUARD_DPS):
         n, e, dd = _pos(N, "N", ref), _pos(eps, "eps", ref), _pos(d, "d", ref)
         ell = _ell(delta, ref)
-        c = F.evaluate(F.THM_6_T * F.lg, {"epsilon": e, "N": n, "d": dd, "ell": ell, "lg": 1},
+        c = fm.evaluate(fm.THM_6_T * fm.lg, {"epsilon": e, "N": n, "d": dd, "ell": ell, "lg": 1},
                        dps=dps + GUARD_DPS)
         T = c * mpmath.log(2) / mpmath.lambertw(c * mpmath.log(2)).real
         vals = {"epsilon": e, "N": n, "d": dd, "ell": ell, "T": T}
-        eta = F.evaluate(F.ETA, vals, dps=dps + GUARD_DPS)
-        alpha = F.evaluate(F.THM_6_ALPHA, vals, dps=dps + GUARD_DPS)
-        sigma = F.evaluate(F.THM_4_SIGMA, vals, dps=dps + GUARD_DPS)
+        eta = fm.evaluate(fm.ETA, vals, dps=dps + GUARD_DPS)
+        alpha = fm.evaluate(fm.THM_6_ALPHA, vals, dps=dps + GUARD_DPS)
+        sigma = fm.evaluate(fm.THM_4_SIGMA, vals, dps=dps + GUARD_DPS)
     with precision(dps):
         return Thm6Parameters(+T, +eta, +alpha, +sigma, +ell)
 
 
 def thm_6(R: Number, L: Number, G: Number, N: Number, eps: Number, delta: Number, d: Number,
           T: Number | None = None, dps: int = DEFAULT_DPS) -> mpf:
-    """Theorem 6's printed bound on E||grad F(w_hat)|| (T from :func:`thm_6_parameters` if omitted)."""
+    """Theorem 6's printed bound on E||grad F(w_hat)|| (T: :func:`thm_6_parameters` if omitted)."""
     ref = _ref("Thm 6")
     with precision(dps + GUARD_DPS):
         ell = _ell(delta, ref)
         TT = thm_6_parameters(N, eps, delta, d, dps=dps + GUARD_DPS).T if T is None else T
-    return F.evaluate(F.THM_6_PRINTED, {"R": R, "L": L, "G": G, "N": N, "epsilon": eps,
+    return fm.evaluate(fm.THM_6_PRINTED, {"R": R, "L": L, "G": G, "N": N, "epsilon": eps,
                                         "ell": ell, "d": d, "T": TT}, dps=dps)
 
 
@@ -397,7 +398,7 @@ def alg_1(grad: Callable[[np.ndarray, int], np.ndarray], N: int, T: int, w1: np.
     N = require_integer("N", N, ref, minimum=1)
     T = require_integer("T", T, ref, minimum=1)
     R = alg_1_depth(T) if R is None else R
-    require(R >= alg_1_depth(T), "R", R, f"R >= floor(log2 T) + 1 = {alg_1_depth(T)}", ref)
+    require(alg_1_depth(T) <= R, "R", R, f"R >= floor(log2 T) + 1 = {alg_1_depth(T)}", ref)
     V = alg_1_V(N, T, R)
     s = float(4 * alpha * G * sigma * np.sqrt(float(V)))
     rng = np.random.default_rng(seed)

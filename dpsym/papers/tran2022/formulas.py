@@ -29,14 +29,43 @@ import sympy as sp
 from mpmath import mpf
 
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, to_mpf
+from dpsym.papers.registry import cite
 
 __all__ = [
-    "ALG1_NODE_STD", "ALG2_V_GT", "ALG2_V_LE", "E1", "K", "LEM_11", "LEM_12", "LEM_5", "LEM_7",
-    "LEM_7_GAMMA", "LEM_7_SQRT_1", "LEM_7_SQRT_1_TERMS", "LEM_7_SQRT_2", "LEM_7_TOTAL",
-    "LEM_7_TOTAL_TERMS", "LEM_7_VARS", "N", "SYMBOLS",
-    "T", "THM_4_SIGMA", "THM_4_SIMPLIFIED", "THM_4_THRESHOLD", "THM_6_ALPHA", "THM_6_DISPLAYS",
-    "THM_6_PRINTED", "THM_6_T", "THM_8_SIGMA", "THM_9_ALPHA", "THM_9_DISPLAYS", "THM_9_PRINTED",
-    "THM_9_T", "ETA", "GAMMA_9", "evaluate",
+    "ALG1_NODE_STD",
+    "ALG2_V_GT",
+    "ALG2_V_LE",
+    "E1",
+    "ETA",
+    "GAMMA_9",
+    "LEM_5",
+    "LEM_7",
+    "LEM_7_GAMMA",
+    "LEM_7_SQRT_1",
+    "LEM_7_SQRT_1_TERMS",
+    "LEM_7_SQRT_2",
+    "LEM_7_TOTAL",
+    "LEM_7_TOTAL_TERMS",
+    "LEM_7_VARS",
+    "LEM_11",
+    "LEM_12",
+    "SYMBOLS",
+    "THM_4_SIGMA",
+    "THM_4_SIMPLIFIED",
+    "THM_4_THRESHOLD",
+    "THM_6_ALPHA",
+    "THM_6_DISPLAYS",
+    "THM_6_PRINTED",
+    "THM_6_T",
+    "THM_8_SIGMA",
+    "THM_9_ALPHA",
+    "THM_9_DISPLAYS",
+    "THM_9_PRINTED",
+    "THM_9_T",
+    "K",
+    "N",
+    "T",
+    "evaluate",
 ]
 
 N, T, d, eps, ell, lg, lgN = sp.symbols("N T d epsilon ell lg lgN", positive=True)
@@ -62,7 +91,8 @@ ETA = 1 / sp.sqrt(N * T)                                                 # Thms 
 THM_6_ALPHA = eps * N / (T * lg * sp.sqrt(d * ell))                     # Thm 6
 THM_6_T = eps * N**2 / (lg * sp.sqrt(d * ell))                          # Thm 6 (implicit in T)
 THM_6_PRINTED = (
-    (sp.Rational(3, 2) * R + 6 * L * sp.sqrt(lg * ell) + 12 * G * sp.sqrt(lg) * ell**sp.Rational(1, 4))
+    (sp.Rational(3, 2) * R + 6 * L * sp.sqrt(lg * ell)
+     + 12 * G * sp.sqrt(lg) * ell**sp.Rational(1, 4))
     * d**sp.Rational(1, 4) / sp.sqrt(eps * N)
     + 3 * L * (d * ell)**sp.Rational(1, 4) * sp.sqrt(lg) / (4 * sp.sqrt(eps) * N**sp.Rational(3, 2))
     + 6 * G / sp.sqrt(N) + 6 * G * lg * sp.sqrt(d * ell) / (eps * N))
@@ -114,7 +144,8 @@ LEM_7_SQRT_1_TERMS = tuple(sp.sqrt(d) * x for x in (
     4 * eta * N * L * alpha * sigma * lg * sp.sqrt(3 * T) / sp.sqrt(N)))
 LEM_7_SQRT_1 = sp.Add(*LEM_7_SQRT_1_TERMS)
 LEM_7_SQRT_2 = sp.sqrt(d) * (
-    48 * G * alpha * sigma * lg + 32 * G * alpha * sp.sqrt(gamma) * sigma * sp.sqrt(T) * lg / sp.sqrt(N)
+    48 * G * alpha * sigma * lg
+    + 32 * G * alpha * sp.sqrt(gamma) * sigma * sp.sqrt(T) * lg / sp.sqrt(N)
     + 64 * eta * N * L * alpha * sigma * sp.sqrt(T) * lg / sp.sqrt(gamma * N)
     + 4 * eta * N * L * alpha * sigma * lg * sp.sqrt(3 * T) / sp.sqrt(N))
 LEM_7_GAMMA = sp.sqrt(d) * (
@@ -145,7 +176,8 @@ THM_9_DISPLAYS = (
     + 3 * K * alpha * eta * L * sp.sqrt(3 * d * T * N) / eps,
     (sp.Rational(3, 2) * R + 6 * L) * sp.sqrt(N) / sp.sqrt(T) + 6 * L / (alpha * sp.sqrt(N * T))
     + 6 * G * sp.sqrt(alpha) + 36 * G * K * alpha * sp.sqrt(d) / eps
-    + 24 * K * (G + 2 * L) * alpha * T**sp.Rational(1, 4) * sp.sqrt(d) / (eps * N**sp.Rational(1, 4))
+    + 24 * K * (G + 2 * L) * alpha * T**sp.Rational(1, 4) * sp.sqrt(d)
+    / (eps * N**sp.Rational(1, 4))
     + 9 * K * alpha * L * sp.sqrt(d) / eps,
     (sp.Rational(3, 2) * R + 24 * K * (G + 2 * L) + 6 * L) * sp.sqrt(N) / sp.sqrt(T)
     + 6 * L * T**sp.Rational(1, 4) * sp.sqrt(d) / (eps * N**sp.Rational(5, 4))
@@ -162,7 +194,7 @@ def evaluate(expr: sp.Expr, values: Mapping[str, Number], dps: int = DEFAULT_DPS
     """
     vals = dict(values)
     with precision(dps + GUARD_DPS):
-        num = {k: to_mpf(v, k, "Tran & Cutkosky 2022") for k, v in vals.items()}
+        num = {k: to_mpf(v, k, cite("tran2022")) for k, v in vals.items()}
         if "lg" not in num and "T" in num:
             num["lg"] = mpmath.log(num["T"], 2)
         if "lgN" not in num and "N" in num:

@@ -31,6 +31,7 @@ from mpmath import mpf
 
 from dpsym.aggregation import prefix_noise_variance
 from dpsym.numerics import nstr
+from dpsym.papers.registry import cite
 from dpsym.papers.tran2022 import dp_nsgd, rates
 from dpsym.papers.tran2022 import sensitivity_reduced as sr
 
@@ -214,7 +215,7 @@ def smoke_run(algorithm: int, N: int, d: int = 5, eps: float = 1.0, seed: int = 
         ws, recon, evals = run2.w, run2.recon_rel_error, run2.gradient_evaluations
     else:
         raise ValueError(f"algorithm={algorithm} violates algorithm in (1, 2) "
-                         "(Tran & Cutkosky 2022)")
+                         f"({cite('tran2022')})")
     norms = np.array([np.linalg.norm(data.full_grad(w)) for w in ws[:-1]])
     return SmokeRun(algorithm, N, T, eps, float(norms[0]), float(norms.mean()),
                     float(norms[-1]), recon, evals)

@@ -32,6 +32,7 @@ from dpsym.aggregation import (
 )
 from dpsym.errors import require_integer
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, round_up
+from dpsym.papers.registry import cite
 
 __all__ = [
     "Figure1Data",
@@ -44,7 +45,7 @@ __all__ = [
     "sec2_tree_counts",
 ]
 
-PAPER = "Tran & Cutkosky 2022"
+PAPER = "tran2022"
 
 
 def alg_3(a: int, b: int) -> list[tuple[int, int]]:
@@ -62,8 +63,8 @@ def prop_18(a: int, b: int) -> tuple[int, mpf | None]:
     Returns ``(2 (1 + floor(log2(b - a + 1))), 1 + log2 b if a = 1 else None)``; the second is
     the printed special case.
     """
-    a = require_integer("a", a, f"{PAPER}, Prop. 18", minimum=1)
-    b = require_integer("b", b, f"{PAPER}, Prop. 18", minimum=a)
+    a = require_integer("a", a, cite(PAPER, "Prop. 18"), minimum=1)
+    b = require_integer("b", b, cite(PAPER, "Prop. 18"), minimum=a)
     general = 2 * (1 + (b - a + 1).bit_length() - 1)
     return general, (1 + mpmath.log(b, 2) if a == 1 else None)
 
@@ -142,7 +143,7 @@ class TreeCounts:
 
 def sec2_tree_counts(t: int) -> TreeCounts:
     """Exact node counts behind Sec. 2's "at most ceil(log t) + 1" and "at most log t"."""
-    t = require_integer("t", t, f"{PAPER}, Sec. 2", minimum=2)
+    t = require_integer("t", t, cite(PAPER, "Sec. 2"), minimum=2)
     anc = max(len(ancestors(i, t)) for i in range(1, t + 1))
     pre = max(popcount(s) for s in range(1, t + 1))
     win = max(len(compose(a, b)) for a in range(1, t + 1) for b in range(a, t + 1))
@@ -172,7 +173,7 @@ def sec2_noise_scalings(t: int, eps: Number, delta: Number,
     O(log t sqrt(log(1/delta)) / eps) per prefix, below the printed O(log t / eps) and
     O(log^1.5 t / eps) (which basic composition gives).
     """
-    t = require_integer("t", t, f"{PAPER}, Sec. 2", minimum=2)
+    t = require_integer("t", t, cite(PAPER, "Sec. 2"), minimum=2)
     k = t.bit_length()
     node = sigma_for_gdp(eps, delta, k, dps=dps)
     pre = max(popcount(s) for s in range(1, t + 1))

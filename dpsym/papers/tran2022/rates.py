@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from dpsym.papers.tran2022 import formulas as F
+from dpsym.papers.registry import cite
+from dpsym.papers.tran2022 import formulas as fm
 
 __all__ = [
     "Balance",
@@ -39,8 +40,8 @@ __all__ = [
     "thm_9_steps",
 ]
 
-N, T, d, eps, ell, lg, lgN = F.N, F.T, F.d, F.eps, F.ell, F.lg, F.lgN
-R, L, G, alpha, eta, gamma, sigma, V = F.R, F.L, F.G, F.alpha, F.eta, F.gamma, F.sigma, F.V
+N, T, d, eps, ell, lg, lgN = fm.N, fm.T, fm.d, fm.eps, fm.ell, fm.lg, fm.lgN
+R, L, G, alpha, eta, gamma, sigma, V = fm.R, fm.L, fm.G, fm.alpha, fm.eta, fm.gamma, fm.sigma, fm.V
 
 
 def _s(e: sp.Expr) -> sp.Expr:
@@ -100,45 +101,45 @@ def _nonneg_for_alpha_le_1(expr: sp.Expr) -> bool:
 
 def _lem_7_as_K() -> sp.Expr:
     """Lemma 7 with sqrt(ell) replaced by ell, i.e. the three K-terms of Thm 9's first display."""
-    return (12 * F.K * G * alpha * sp.sqrt(d) / eps
-            + 8 * F.K * (G + 2 * L) * alpha * sp.sqrt(eta * d * T) / eps
-            + F.K * alpha * eta * L * sp.sqrt(3 * d * T * N) / eps)
+    return (12 * fm.K * G * alpha * sp.sqrt(d) / eps
+            + 8 * fm.K * (G + 2 * L) * alpha * sp.sqrt(eta * d * T) / eps
+            + fm.K * alpha * eta * L * sp.sqrt(3 * d * T * N) / eps)
 
 
 def thm_9_steps() -> list[Step]:
     """Each step of Theorem 9's proof, from Lemmas 5, 11, 7 to the printed statement."""
-    D = F.THM_9_DISPLAYS
+    D = fm.THM_9_DISPLAYS
     steps = []
     # Lemma 7 -> its K form: each K-term over the Lemma 7 term is sqrt(ell) (needs ell >= 1).
     ratios = [_s(k / l) for k, l in zip(sp.Add.make_args(sp.expand(_lem_7_as_K())),
-                                        sp.Add.make_args(sp.expand(F.LEM_7)), strict=True)]
+                                        sp.Add.make_args(sp.expand(fm.LEM_7)), strict=True)]
     steps.append(Step("Lemma 7 -> K terms", "<=", sp.Tuple(*ratios),
                       all(r == sp.sqrt(ell) for r in ratios),
                       "each K term is sqrt(ell) times Lemma 7's: valid iff ell >= 1 "
                       "(delta <= 1/e)"))
-    assembled = F.LEM_5.subs(F.E1, F.LEM_11 + _lem_7_as_K())
+    assembled = fm.LEM_5.subs(fm.E1, fm.LEM_11 + _lem_7_as_K())
     steps.append(_eq("Lemma 5 + Lemma 11 + Lemma 7 = display 1", assembled, D[0]))
     steps.append(_eq("display 1 = display 2 (sum over t)", D[0], D[1]))
     gap = _s(sp.expand(D[2] - D[1]))
     steps.append(Step("display 2 <= display 3 (3 eta L/4 + 3 eta L/alpha <= 6 eta L/alpha)",
                       "<=", gap, _nonneg_for_alpha_le_1(gap),
                       "3 eta L/alpha - 3 eta L/4 >= 0 for alpha <= 1"))
-    d3 = D[2].subs(eta, F.ETA)
+    d3 = D[2].subs(eta, fm.ETA)
     gap = _s(sp.expand(D[3] - d3))
     steps.append(Step("display 3 at eta = 1/sqrt(NT) <= display 4 (3 sqrt(3) <= 9)", "<=", gap,
-                      _s(gap - (9 - 3 * sp.sqrt(3)) * F.K * alpha * L * sp.sqrt(d) / eps) == 0))
+                      _s(gap - (9 - 3 * sp.sqrt(3)) * fm.K * alpha * L * sp.sqrt(d) / eps) == 0))
     steps.append(_eq("display 4 at alpha = N^(3/4) eps/(T^(3/4) sqrt d) = display 5",
-                     D[3].subs(alpha, F.THM_9_ALPHA), D[4]))
+                     D[3].subs(alpha, fm.THM_9_ALPHA), D[4]))
     steps.append(_eq("display 5 at T = N^(7/3) eps^(4/3)/d^(2/3) = Theorem 9",
-                     D[4].subs(T, F.THM_9_T), F.THM_9_PRINTED))
+                     D[4].subs(T, fm.THM_9_T), fm.THM_9_PRINTED))
     return steps
 
 
 def thm_9_plugin() -> dict[str, tuple[sp.Expr, sp.Expr]]:
-    """Display 3 of Thm 9's proof at the theorem's parameters, term by term: {term: (term, value)}."""
-    sub = [(eta, F.ETA), (alpha, F.THM_9_ALPHA), (T, F.THM_9_T)]
+    """Display 3 of Thm 9's proof at the theorem's parameters, term by term: {term: (term, at)}."""
+    sub = [(eta, fm.ETA), (alpha, fm.THM_9_ALPHA), (T, fm.THM_9_T)]
     out = {}
-    for term in sp.Add.make_args(sp.expand(F.THM_9_DISPLAYS[2])):
+    for term in sp.Add.make_args(sp.expand(fm.THM_9_DISPLAYS[2])):
         v = term
         for s, e in sub:
             v = v.subs(s, e)
@@ -150,29 +151,29 @@ def thm_9_plugin() -> dict[str, tuple[sp.Expr, sp.Expr]]:
 
 def _lem_12_in_thm_6() -> sp.Expr:
     """Lemma 12 with V <= 4 lg T/N (App. D.2) and sigma = 2 sqrt(ell)/eps."""
-    return F.LEM_12.subs({V: 4 * lg * T / N, sigma: F.THM_4_SIGMA})
+    return fm.LEM_12.subs({V: 4 * lg * T / N, sigma: fm.THM_4_SIGMA})
 
 
 def thm_6_steps() -> list[Step]:
     """Each step of Theorem 6's proof (App. D.2) checked; the printed 12 against Lemma 12's 48."""
-    D = F.THM_6_DISPLAYS
+    D = fm.THM_6_DISPLAYS
     steps = []
-    assembled = F.LEM_5.subs(F.E1, F.LEM_11 + _lem_12_in_thm_6())
+    assembled = fm.LEM_5.subs(fm.E1, fm.LEM_11 + _lem_12_in_thm_6())
     steps.append(_eq("Lemma 5 + Lemma 11 + Lemma 12 (V <= 4 lg T/N) = display 1",
                      assembled, D[0], "the derived noise term is 48 alpha G lg sqrt(dT ell)/"
                      "(eps sqrt N); display 1 prints 12"))
     gap = _s(sp.expand(D[1] - D[0]))
     steps.append(Step("display 1 -> display 2 (3 eta L/4 absorbed)", "<=", gap,
                       _nonneg_for_alpha_le_1(gap)))
-    extra = _s(sp.expand(D[2] - D[1].subs(eta, F.ETA)))
+    extra = _s(sp.expand(D[2] - D[1].subs(eta, fm.ETA)))
     steps.append(Step("display 2 at eta = 1/sqrt(NT) -> display 3", "<=", extra,
                       _s(extra - 6 * G / (alpha * T)) == 0,
                       "display 3 adds 6G/(alpha T), derived nowhere: the m_0 = 0 "
                       "initialisation error (1/T) sum_t 3 (1-alpha)^t G <= 3G/(alpha T)"))
     steps.append(_eq("display 3 at alpha = eps N/(T lg sqrt(d ell)) = display 4",
-                     D[2].subs(alpha, F.THM_6_ALPHA), D[3]))
+                     D[2].subs(alpha, fm.THM_6_ALPHA), D[3]))
     steps.append(_eq("display 4 at T = eps N^2/(lg sqrt(d ell)) = Theorem 6",
-                     D[3].subs(T, F.THM_6_T), F.THM_6_PRINTED,
+                     D[3].subs(T, fm.THM_6_T), fm.THM_6_PRINTED,
                      "fails: the printed statement is not display 4 at T"))
     return steps
 
@@ -181,20 +182,20 @@ def thm_6_derived_bound(noise_coefficient: int = 48, init_term: bool = True) -> 
     """Theorem 6's bound rederived from display 2 with the given noise coefficient (48 from
     Lemma 12; the paper's 12), optionally with the initialisation term 6G/(alpha T), at the
     theorem's eta, alpha and T."""
-    d2 = F.THM_6_DISPLAYS[1]
+    d2 = fm.THM_6_DISPLAYS[1]
     noise = alpha * G * lg * sp.sqrt(d * T * ell) / (eps * sp.sqrt(N))
     d2 = sp.expand(d2 - 12 * noise + noise_coefficient * noise)
     if init_term:
         d2 = d2 + 6 * G / (alpha * T)
-    v = d2.subs(eta, F.ETA).subs(alpha, F.THM_6_ALPHA).subs(T, F.THM_6_T)
+    v = d2.subs(eta, fm.ETA).subs(alpha, fm.THM_6_ALPHA).subs(T, fm.THM_6_T)
     return sp.collect(sp.expand(_s(v)), [R, L, G])
 
 
 def thm_6_plugin() -> dict[str, tuple[sp.Expr, sp.Expr]]:
-    """Display 2 of Thm 6's proof at the theorem's parameters, term by term (printed coefficient)."""
+    """Display 2 of Thm 6's proof at the theorem's parameters, term by term (as printed)."""
     out = {}
-    for term in sp.Add.make_args(sp.expand(F.THM_6_DISPLAYS[1])):
-        v = term.subs(eta, F.ETA).subs(alpha, F.THM_6_ALPHA).subs(T, F.THM_6_T)
+    for term in sp.Add.make_args(sp.expand(fm.THM_6_DISPLAYS[1])):
+        v = term.subs(eta, fm.ETA).subs(alpha, fm.THM_6_ALPHA).subs(T, fm.THM_6_T)
         out[str(term)] = (term, _s(v))
     return out
 
@@ -204,13 +205,13 @@ def thm_6_plugin() -> dict[str, tuple[sp.Expr, sp.Expr]]:
 def lem_7_steps() -> list[Step]:
     """The constants of Lemma 7's proof, step by step (App. E.2)."""
     steps = []
-    sens = {F.delta_G: 4 * G, F.delta_D: 2 * eta * N * L}
-    ratios = [_s(v.subs(sens) / t) for v, t in zip(F.LEM_7_VARS, F.LEM_7_TOTAL_TERMS,
+    sens = {fm.delta_G: 4 * G, fm.delta_D: 2 * eta * N * L}
+    ratios = [_s(v.subs(sens) / t) for v, t in zip(fm.LEM_7_VARS, fm.LEM_7_TOTAL_TERMS,
                                                     strict=True)]
     steps.append(Step("Var_1..Var_5 (delta_G = 4G, delta_Delta = 2 eta N L) <= printed total",
                       "<=", sp.Tuple(*ratios), all(r.is_number and r <= 1 for r in ratios),
                       "ratio of each Var_k to its term of the printed total"))
-    roots = [_s(sp.sqrt(d * t) - r) for t, r in zip(F.LEM_7_TOTAL_TERMS, F.LEM_7_SQRT_1_TERMS,
+    roots = [_s(sp.sqrt(d * t) - r) for t, r in zip(fm.LEM_7_TOTAL_TERMS, fm.LEM_7_SQRT_1_TERMS,
                                                     strict=True)]
     steps.append(Step("sqrt(d Var) <= sum of term-wise roots = printed", "==",
                       sp.Tuple(*roots), all(r == 0 for r in roots),
@@ -220,12 +221,12 @@ def lem_7_steps() -> list[Step]:
     steps.append(Step("16 + 16/(1-1/e) <= 48, 16/(1-1/e) <= 32, 32/(1-1/e) <= 64 (lgN <= lg)",
                       "<=", sp.Tuple(*[sp.N(a, 8) for a, _ in consts]),
                       all(bool(a <= b) for a, b in consts)))
-    gap = _s(sp.expand(F.LEM_7_SQRT_2 - F.LEM_7_SQRT_1.subs(lgN, lg)))
+    gap = _s(sp.expand(fm.LEM_7_SQRT_2 - fm.LEM_7_SQRT_1.subs(lgN, lg)))
     steps.append(Step("display sqrt 1 <= display sqrt 2", "<=", gap, _nonneg_terms(gap)))
-    steps.append(_eq("gamma = eta N in display sqrt 2", F.LEM_7_SQRT_2.subs(gamma, eta * N),
-                     F.LEM_7_GAMMA))
-    steps.append(_eq("sigma = 4 sqrt(ell)/eps gives Lemma 7", F.LEM_7_GAMMA.subs(sigma,
-                     F.THM_8_SIGMA), F.LEM_7))
+    steps.append(_eq("gamma = eta N in display sqrt 2", fm.LEM_7_SQRT_2.subs(gamma, eta * N),
+                     fm.LEM_7_GAMMA))
+    steps.append(_eq("sigma = 4 sqrt(ell)/eps gives Lemma 7", fm.LEM_7_GAMMA.subs(sigma,
+                     fm.THM_8_SIGMA), fm.LEM_7))
     return steps
 
 
@@ -262,13 +263,13 @@ def balance(algorithm: int) -> Balance:
         noise = _lem_12_in_thm_6()
     elif algorithm == 2:
         # 128 G alpha sqrt(eta d T ell) lg / eps: the term with eta and without N.
-        noise = [t for t in sp.Add.make_args(sp.expand(F.LEM_7))
-                 if t.has(eta) and t.has(G) and not t.has(N)][0]
+        noise = next(t for t in sp.Add.make_args(sp.expand(fm.LEM_7))
+                     if t.has(eta) and t.has(G) and not t.has(N))
     else:
         raise ValueError(f"algorithm={algorithm} violates algorithm in (1, 2) "
-                         "(Tran & Cutkosky 2022)")
-    opt = _strip((3 * R / (2 * eta * T)).subs(eta, F.ETA))
-    nz = _strip(noise.subs(eta, F.ETA).subs(alpha, 1 / N))
+                         f"({cite('tran2022')})")
+    opt = _strip((3 * R / (2 * eta * T)).subs(eta, fm.ETA))
+    nz = _strip(noise.subs(eta, fm.ETA).subs(alpha, 1 / N))
     a, b, c = sp.symbols("a b c", real=True)
     Tmono = N**a * eps**b * d**c
     e_opt = _monomial_exponents(_s(opt.subs(T, Tmono)))
@@ -292,7 +293,7 @@ def regime_inequalities() -> list[Regime]:
     """The regime comparisons, each reduced to a linear inequality in log N, log eps, log d."""
     r1 = d ** sp.Rational(1, 4) / sp.sqrt(eps * N)
     r2 = d ** sp.Rational(1, 3) / (eps * N) ** sp.Rational(2, 3)
-    g9 = _s((F.GAMMA_9.subs(eta, F.ETA)).subs(T, F.THM_9_T))
+    g9 = _s((fm.GAMMA_9.subs(eta, fm.ETA)).subs(T, fm.THM_9_T))
     cases = [
         ("Alg. 2 rate <= Alg. 1 rate", r2, r1, sp.log(sp.sqrt(d)) - sp.log(eps * N),
          "sqrt(d) <= eps N"),
@@ -333,9 +334,9 @@ def comparison_table() -> list[RateRow]:
         ("DP-SRM", "Wang et al. 2019b", (d * ell) ** sp.Rational(1, 4) / sp.sqrt(eps * N),
          (eps * N) ** sp.Rational(3, 2) / d ** sp.Rational(3, 4) + eps * N / sp.sqrt(d)),
         ("DP-NSGD (Alg. 1, Thm 6)", "this paper", d ** sp.Rational(1, 4) / sp.sqrt(eps * N),
-         _s(F.THM_6_T.subs(lg, 1).subs(ell, 1))),
+         _s(fm.THM_6_T.subs(lg, 1).subs(ell, 1))),
         ("sensitivity-reduced NSGD (Alg. 2, Thm 9)", "this paper",
-         d ** sp.Rational(1, 3) / (eps * N) ** sp.Rational(2, 3), F.THM_9_T),
+         d ** sp.Rational(1, 3) / (eps * N) ** sp.Rational(2, 3), fm.THM_9_T),
     ]
     out = []
     for m, s, r, g in rows:
@@ -352,9 +353,9 @@ def runtime_exponents() -> dict[str, sp.Expr]:
     """
     t = sp.Symbol("t", positive=True)
     work = sp.integrate(t / N, (t, 0, T))
-    at9 = _s(work.subs(T, F.THM_9_T))
+    at9 = _s(work.subs(T, fm.THM_9_T))
     printed = N ** sp.Rational(11, 3) / d ** sp.Rational(2, 3)
-    return {"gradients": F.THM_9_T, "reconstruction work": at9, "printed run time": printed,
+    return {"gradients": fm.THM_9_T, "reconstruction work": at9, "printed run time": printed,
             "printed / derived": _s(printed / (at9 * 2))}
 
 
@@ -386,16 +387,16 @@ def log_derivative(algorithm: int) -> LogDerivative:
     lower: tuple[sp.Expr, ...] = ()
     if algorithm == 1:
         B = _lem_12_in_thm_6().subs(alpha, 1 / N)
-        Phi = T * lg - F.THM_6_T * lg
+        Phi = T * lg - fm.THM_6_T * lg
     elif algorithm == 2:
-        terms = [t.subs(eta, F.ETA).subs(alpha, 1 / N) for t in sp.Add.make_args(F.LEM_7)]
-        B = [t for t in terms if t.has(G) and t.has(L)][0]
-        lower = tuple(_monomial_exponents(_s(_strip(o / B).subs(T, F.THM_9_T)))[0]
+        terms = [t.subs(eta, fm.ETA).subs(alpha, 1 / N) for t in sp.Add.make_args(fm.LEM_7)]
+        B = next(t for t in terms if t.has(G) and t.has(L))
+        lower = tuple(_monomial_exponents(_s(_strip(o / B).subs(T, fm.THM_9_T)))[0]
                       for o in terms if o != B)
         # T is explicit: substitute it and differentiate in N directly.
-        B9 = B.subs(lg, sp.log(T) / sp.log(2)).subs(T, F.THM_9_T).subs(ell, 2 * sp.log(N))
+        B9 = B.subs(lg, sp.log(T) / sp.log(2)).subs(T, fm.THM_9_T).subs(ell, 2 * sp.log(N))
         slope = sp.simplify(N * sp.diff(sp.expand_log(sp.log(B9), force=True), N))
-        return LogDerivative(B, T - F.THM_9_T, slope, sp.limit(slope, N, sp.oo), lower)
+        return LogDerivative(B, T - fm.THM_9_T, slope, sp.limit(slope, N, sp.oo), lower)
     logs = {lg: sp.log(T) / sp.log(2), ell: 2 * sp.log(N)}
     B, Phi = B.subs(logs), Phi.subs(logs)
     lnB = sp.expand_log(sp.log(B), force=True)

@@ -47,7 +47,8 @@ from dpsym.aggregation import (
 )
 from dpsym.errors import require, require_integer
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, round_up, to_mpf
-from dpsym.papers.tran2022 import formulas as F
+from dpsym.papers.registry import cite
+from dpsym.papers.tran2022 import formulas as fm
 
 __all__ = [
     "Alg2Run",
@@ -58,10 +59,10 @@ __all__ = [
     "alg_2_noise_variance",
     "alg_4",
     "alg_4_coefficients",
+    "lem_7",
     "lem_17_reconstruction_error",
     "lem_17_residual",
     "lem_17_windows",
-    "lem_7",
     "thm_8",
     "thm_8_g_budget_le_2n",
     "thm_8_sigma",
@@ -70,11 +71,11 @@ __all__ = [
     "v_le_2n_count",
 ]
 
-PAPER = "Tran & Cutkosky 2022"
+PAPER = "tran2022"
 
 
 def _ref(what: str) -> str:
-    return f"{PAPER}, {what}"
+    return cite(PAPER, what)
 
 
 # --- Lemma 17 and Algorithm 4 --------------------------------------------------------------
@@ -118,7 +119,7 @@ def alg_4_coefficients(t: int, N: int, alpha: Any, gamma: Any) -> dict[tuple[str
 
 
 def alg_4(values: dict[str, dict[Node, Any]], t: int, N: int, alpha: Any, gamma: Any) -> Any:
-    """Algorithm 4 (App. B): reconstruct ``m_hat_t`` from the released node values of the three trees."""
+    """Algorithm 4 (App. B): ``m_hat_t`` from the released node values of the three trees."""
     total: Any = 0
     for (tree, v), c in alg_4_coefficients(t, N, alpha, gamma).items():
         total = total + c * values[tree][v]
@@ -162,7 +163,7 @@ def lem_17_residual(N: int, T: int, fresh: bool) -> sp.Expr:
 
 def lem_17_reconstruction_error(N: int, T: int, d: int = 3, alpha: float = 0.3,
                                 gamma: float = 0.2, fresh: bool = False, seed: int = 0) -> float:
-    """max_t ||Algorithm 4's G_[1,t] - G_[1,t]|| / max_t ||G_[1,t]|| from noise-free trees (float64).
+    """max_t ||Alg. 4's G_[1,t] - G_[1,t]|| / max_t ||G_[1,t]||, noise-free trees (float64).
 
     Anchor gradients grad f(A_q, x_k) are i.i.d. standard Gaussian vectors in R^d (seeded);
     permutations are one fixed uniform draw (``fresh=False``) or a fresh uniform draw per epoch.
@@ -201,7 +202,7 @@ def lem_17_reconstruction_error(N: int, T: int, d: int = 3, alpha: float = 0.3,
 def alg_2_V(N: Number, T: Number, dps: int = DEFAULT_DPS) -> tuple[mpf, mpf]:
     """Algorithm 2's node counts (V_{<=2N}, V_{>2N}) = (3 log2 N, 4 (T/N) log2 N)."""
     vals = {"N": N, "T": T}
-    return F.evaluate(F.ALG2_V_LE, vals, dps=dps), F.evaluate(F.ALG2_V_GT, vals, dps=dps)
+    return fm.evaluate(fm.ALG2_V_LE, vals, dps=dps), fm.evaluate(fm.ALG2_V_GT, vals, dps=dps)
 
 
 def alg_2_node_std(tree: str, node: Node, N: Number, T: Number, sigma: Number, G: Number,
@@ -269,7 +270,7 @@ def lem_7(G: Number, L: Number, alpha: Number, eta: Number, d: Number, T: Number
         dl = to_mpf(delta, "delta", ref)
         require(0 < dl < 1, "delta", delta, "0 < delta < 1", ref)
         ell = mpmath.log(1 / dl)
-    return F.evaluate(F.LEM_7, {"G": G, "L": L, "alpha": alpha, "eta": eta, "d": d, "T": T,
+    return fm.evaluate(fm.LEM_7, {"G": G, "L": L, "alpha": alpha, "eta": eta, "d": d, "T": T,
                                 "N": N, "epsilon": eps, "ell": ell}, dps=dps)
 
 
@@ -287,7 +288,7 @@ def thm_8_sigma(eps: Number, delta: Number, dps: int = DEFAULT_DPS) -> mpf:
         require(0 < dl < 1, "delta", delta, "0 < delta < 1", ref)
         e = to_mpf(eps, "eps", ref)
         require(e > 0, "eps", eps, "eps > 0", ref)
-        out = F.evaluate(F.THM_8_SIGMA, {"ell": mpmath.log(1 / dl), "epsilon": e},
+        out = fm.evaluate(fm.THM_8_SIGMA, {"ell": mpmath.log(1 / dl), "epsilon": e},
                          dps=dps + GUARD_DPS)
     return round_up(out, dps)
 
@@ -331,13 +332,13 @@ class Thm9Parameters:
 
 def thm_9_parameters(N: Number, eps: Number, d: Number, T: Number | None = None,
                      dps: int = DEFAULT_DPS) -> Thm9Parameters:
-    """Theorem 9's parameters; pass an integer ``T`` (e.g. the floor) to evaluate alpha, eta there."""
+    """Theorem 9's parameters; an integer ``T`` (e.g. the floor) evaluates alpha, eta there."""
     vals = {"N": N, "epsilon": eps, "d": d}
-    TT = F.evaluate(F.THM_9_T, vals, dps=dps) if T is None else to_mpf(T)
+    TT = fm.evaluate(fm.THM_9_T, vals, dps=dps) if T is None else to_mpf(T)
     vals["T"] = TT
-    eta = F.evaluate(F.ETA, vals, dps=dps)
-    return Thm9Parameters(TT, eta, F.evaluate(F.GAMMA_9.subs(F.eta, F.ETA), vals, dps=dps),
-                          F.evaluate(F.THM_9_ALPHA, vals, dps=dps))
+    eta = fm.evaluate(fm.ETA, vals, dps=dps)
+    return Thm9Parameters(TT, eta, fm.evaluate(fm.GAMMA_9.subs(fm.eta, fm.ETA), vals, dps=dps),
+                          fm.evaluate(fm.THM_9_ALPHA, vals, dps=dps))
 
 
 def thm_9(R: Number, L: Number, G: Number, N: Number, eps: Number, delta: Number, d: Number,
@@ -349,7 +350,7 @@ def thm_9(R: Number, L: Number, G: Number, N: Number, eps: Number, delta: Number
         require(0 < dl < 1, "delta", delta, "0 < delta < 1", ref)
         ell = mpmath.log(1 / dl)
         TT = thm_9_parameters(N, eps, d, dps=dps + GUARD_DPS).T
-    return F.evaluate(F.THM_9_PRINTED, {"R": R, "L": L, "G": G, "N": N, "epsilon": eps,
+    return fm.evaluate(fm.THM_9_PRINTED, {"R": R, "L": L, "G": G, "N": N, "epsilon": eps,
                                         "ell": ell, "d": d, "T": TT}, dps=dps)
 
 

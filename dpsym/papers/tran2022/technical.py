@@ -4,7 +4,8 @@ alpha is the momentum parameter, N the dataset size (= epoch length), gamma the 
 parameter of Algorithm 2.  Each function returns the exact left-hand side next to the printed
 bound, both as mpf at ``dps`` digits, after checking the statement's hypotheses:
 
-* Prop. 13: ``sum_{i>=0} (1-alpha)^{Ni} = 1 / (1 - (1-alpha)^N) <= max(1, 1/(alpha N)) / (1 - e^-1)``;
+* Prop. 13: ``sum_{i>=0} (1-alpha)^{Ni} = 1 / (1 - (1-alpha)^N)``
+  ``<= max(1, 1/(alpha N)) / (1 - e^-1)``;
 * Prop. 14: ``sum_{i>=0} (1-gamma)^{-i} (1-alpha)^{Ni} <= max(1, 1/(alpha N - ln(1/(1-gamma))))
   / (1 - e^-1)`` for ``ln(1/(1-gamma)) / N <= alpha <= 1``, and its special case ``1/(1 - e^-1)``
   for gamma <= 1/2, alpha >= (1 + ln 2)/N (:func:`prop_14_special`);
@@ -23,6 +24,7 @@ from mpmath import mpf
 
 from dpsym.errors import require, require_integer
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, to_mpf
+from dpsym.papers.registry import cite
 
 __all__ = [
     "SumVsBound",
@@ -34,7 +36,7 @@ __all__ = [
     "prop_16_exhaustive",
 ]
 
-PAPER = "Tran & Cutkosky 2022"
+PAPER = "tran2022"
 
 
 @dataclass(frozen=True)
@@ -63,9 +65,9 @@ def prop_13(alpha: Number, N: Number, dps: int = DEFAULT_DPS) -> SumVsBound:
     >>> from dpsym.numerics import nstr
     >>> r = prop_13("0.01", 100)
     >>> nstr(r.value, 12), nstr(r.bound, 12)
-    ('1.57970511305', '1.58197670687')
+    ('1.57736753009', '1.58197670687')
     """
-    ref = f"{PAPER}, Prop. 13"
+    ref = cite(PAPER, "Prop. 13")
     with precision(dps + GUARD_DPS):
         a, n = _alpha_N(alpha, N, ref)
         value = 1 / (1 - (1 - a) ** n)
@@ -89,11 +91,11 @@ def prop_14(alpha: Number, gamma: Number, N: Number, dps: int = DEFAULT_DPS) -> 
 
     At ``alpha N = ln(1/(1-gamma))`` the bound is +inf (the statement is then trivially true).
     """
-    ref = f"{PAPER}, Prop. 14"
+    ref = cite(PAPER, "Prop. 14")
     with precision(dps + GUARD_DPS):
         a, g, lg, n = _prop_14_parts(alpha, gamma, N, ref)
-        require(a * n >= lg, "alpha", alpha, f"alpha >= ln(1/(1-gamma))/N = {mpmath.nstr(lg / n, 15)}",
-                ref)
+        require(a * n >= lg, "alpha", alpha,
+                f"alpha >= ln(1/(1-gamma))/N = {mpmath.nstr(lg / n, 15)}", ref)
         ratio = (1 - a) ** n / (1 - g)
         value = 1 / (1 - ratio)
         gap = a * n - lg
@@ -110,7 +112,7 @@ def prop_14_special(alpha: Number, gamma: Number, N: Number, dps: int = DEFAULT_
     conditions are met, so the bound can be examined where Lemma 7 uses it (alpha = 1/N).
     The sum must converge: ``(1-alpha)^N < 1 - gamma``.
     """
-    ref = f"{PAPER}, Prop. 14 (special case)"
+    ref = cite(PAPER, "Prop. 14 (special case)")
     with precision(dps + GUARD_DPS):
         a, g, _lg, n = _prop_14_parts(alpha, gamma, N, ref)
         ratio = (1 - a) ** n / (1 - g)
@@ -126,7 +128,7 @@ def cor_15(alpha: Number, gamma: Number, N: Number, i: int,
            dps: int = DEFAULT_DPS) -> SumVsBound:
     """Corollary 15: ``sum_{j<i} (1-gamma)^j (1-alpha)^{(i-1-j)N} <= (1-gamma)^{i-1} B`` with B the
     bound of Prop. 14."""
-    ref = f"{PAPER}, Cor. 15"
+    ref = cite(PAPER, "Cor. 15")
     i = require_integer("i", i, ref, minimum=1)
     with precision(dps + GUARD_DPS):
         a, g, _lg, n = _prop_14_parts(alpha, gamma, N, ref)
@@ -137,9 +139,9 @@ def cor_15(alpha: Number, gamma: Number, N: Number, i: int,
 
 
 def prop_16(gamma: Number | Fraction, s: int) -> tuple[Fraction, Fraction]:
-    """Proposition 16 for one s, exactly: (sum_i b_i gamma^{2 (s mod 2^i)}, 1 + sum_{i=1}^R gamma^{2^i})
-    with R = floor(log2 s) (gamma given as an exact rational)."""
-    ref = f"{PAPER}, Prop. 16"
+    """Proposition 16 for one s, exactly: ``(sum_i b_i gamma^{2 (s mod 2^i)},``
+    ``1 + sum_{i=1}^R gamma^{2^i})`` with R = floor(log2 s) (gamma an exact rational)."""
+    ref = cite(PAPER, "Prop. 16")
     g = Fraction(gamma)
     require(0 < g < 1, "gamma", gamma, "0 < gamma < 1", ref)
     s = require_integer("s", s, ref, minimum=1)

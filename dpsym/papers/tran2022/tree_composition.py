@@ -27,6 +27,7 @@ from dpsym.errors import require
 from dpsym.fdp.gdp import gdp_epsilon
 from dpsym.fdp.symbolic import Derivation
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, round_up, to_mpf
+from dpsym.papers.registry import cite
 from dpsym.rdp.conversions import epsilon_from_rdp
 
 __all__ = [
@@ -37,12 +38,12 @@ __all__ = [
     "thm_10_conversion_symbolic",
 ]
 
-PAPER = "Tran & Cutkosky 2022"
-REF = f"{PAPER}, Thm 10"
+PAPER = "tran2022"
+REF = cite(PAPER, "Thm 10")
 
 
 def thm_10(V: Number, rho: Number, dps: int = DEFAULT_DPS) -> GaussianGuarantee:
-    """Theorem 10: Algorithm 5 is (alpha, V alpha rho^2/2)-RDP; as zCDP V rho^2/2, as GDP rho sqrt(V).
+    """Theorem 10: Algorithm 5 is (alpha, V alpha rho^2/2)-RDP; V rho^2/2-zCDP; rho sqrt(V)-GDP.
 
     >>> from dpsym.numerics import nstr
     >>> g = thm_10(4, "0.5")
