@@ -25,6 +25,7 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
+import sympy as sp
 from mpmath import mpf
 
 from dpsym.aggregation import (
@@ -51,12 +52,14 @@ __all__ = [
     "alg_1_node_std",
     "expected_gaussian_norm",
     "lem_5",
+    "lem_5_scan",
     "lem_5_step",
     "lem_11",
     "lem_11_initial_error",
     "lem_12",
     "lem_12_exact",
     "thm_4",
+    "thm_4_delta_threshold",
     "thm_4_node_sensitivity",
     "thm_4_node_sensitivity_worst",
     "thm_4_rdp_epsilon_at_printed_sigma",
@@ -173,6 +176,21 @@ def thm_4_rdp_epsilon_at_printed_sigma(eps: Number, delta: Number, k: int = 1,
     return budget_guarantee(k, s, dps=dps).epsilon(delta, "zcdp")
 
 
+def thm_4_delta_threshold(k: int = 1, factor: int = 2) -> sp.Expr:
+    """Smallest ell / eps for which sigma = factor sqrt(ell)/eps meets eps by the RDP route.
+
+    With k budgets, ``eps_RDP = k/(2 sigma^2) + 2 sqrt(k ell/(2 sigma^2))``
+    (:func:`dpsym.rdp.conversions.zcdp_to_epsilon` at ``rho = k/(2 sigma^2)``); solving
+    ``eps_RDP = eps`` for ell gives ``ell >= c eps``, c returned exactly (sympy).  App. D.1
+    needs ell >= eps (delta <= e^-eps); Thm 4 prints delta >= e^-eps.
+    """
+    e, ell, rho = sp.symbols("epsilon ell rho", positive=True)
+    sig = factor * sp.sqrt(ell) / e
+    eps_rdp = (rho + 2 * sp.sqrt(rho * ell)).subs(rho, sp.Integer(k) / (2 * sig**2))
+    sol = sp.solve(sp.Eq(eps_rdp, e), ell)
+    return sp.nsimplify(sp.simplify(sol[0] / e))
+
+
 def thm_4_node_sensitivity(node: Node, N: int, alpha: Number, G: Number = 1,
                            dps: int = DEFAULT_DPS) -> mpf:
     """App. D.1's node sensitivity, as printed: 2 alpha G sum_{j<ceil(|z-y|/N)} (1-alpha)^{jN}."""
@@ -205,7 +223,7 @@ class RecordBudgetCheck:
     T: int
     alpha: mpf
     used: mpf            # max over placements of sum_nu (Delta_nu / (4 alpha G))^2
-    granted: Fraction    # V
+    granted: mpf         # V
     count: int           # nodes the worst placement meets
     max_node_ratio: mpf  # max Delta_nu / (4 alpha G) at that placement
     exhaustive: bool
@@ -228,8 +246,9 @@ def thm_4_record_budget(N: int, T: int, alpha: Number, limit: int = 20000,
         a = _pos(alpha, "alpha", ref)
         best, exhaustive = worst_record_budget(T, N, 1 - a, factor=lambda _v: mpf(1) / 2,
                                                limit=limit)
-        return RecordBudgetCheck(N, T, a, best.sum_sq, alg_1_V(N, T), best.count,
-                                 best.max_weight, exhaustive)
+        V = alg_1_V(N, T)
+        return RecordBudgetCheck(N, T, a, best.sum_sq, mpf(V.numerator) / V.denominator,
+                                 best.count, best.max_weight, exhaustive)
 
 
 # --- Lemma 5 -------------------------------------------------------------------------------
@@ -266,6 +285,37 @@ def lem_5_step(g: np.ndarray, e: np.ndarray) -> Lemma5Step:
     rhs = float(-2 / 3 * np.linalg.norm(g) + 2 * np.linalg.norm(e))
     case2 = bool(np.linalg.norm(e) > np.linalg.norm(g) / 2)
     return Lemma5Step(lhs, rhs, (not case2) or lhs <= 1e-12)
+
+
+@dataclass(frozen=True)
+class Lemma5Scan:
+    """Seeded scan of Lemma 5's inner-product step over random (grad F, eps_hat) pairs."""
+
+    samples: int
+    final_violations: int      # -<g, m/|m|> > -2/3 |g| + 2 |e|
+    case2_violations: int      # ||e|| > ||g||/2 and -<g, m/|m|> > 0 (the proof's case 2)
+    max_final_gap: float       # max of lhs - rhs (<= 0 means the lemma's step holds)
+
+
+def lem_5_scan(samples: int = 100000, seed: int = 0) -> Lemma5Scan:
+    """Random g ~ N(0, I), e = s * N(0, I) with s log-uniform in [1e-2, 1e2], d in {1, 2, 3, 10}
+    (the same inequality as :func:`lem_5_step`, vectorised)."""
+    rng = np.random.default_rng(seed)
+    final = case2 = 0
+    worst = -np.inf
+    for dim in (1, 2, 3, 10):
+        n = samples // 4
+        g = rng.standard_normal((n, dim))
+        e = rng.standard_normal((n, dim)) * 10 ** rng.uniform(-2, 2, size=(n, 1))
+        m = g + e
+        nm, ng, ne = (np.linalg.norm(x, axis=1) for x in (m, g, e))
+        keep = nm > 0
+        lhs = -np.einsum("ij,ij->i", g, m)[keep] / nm[keep]
+        rhs = -2 / 3 * ng[keep] + 2 * ne[keep]
+        final += int(np.sum(lhs > rhs + 1e-12))
+        case2 += int(np.sum((ne[keep] > ng[keep] / 2) & (lhs > 1e-12)))
+        worst = max(worst, float(np.max(lhs - rhs)))
+    return Lemma5Scan(4 * (samples // 4), final, case2, worst)
 
 
 # --- Lemmas 11 and 12 ----------------------------------------------------------------------

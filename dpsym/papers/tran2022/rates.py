@@ -36,6 +36,7 @@ __all__ = [
     "thm_6_derived_bound",
     "thm_6_plugin",
     "thm_6_steps",
+    "thm_9_initialisation_term",
     "thm_9_plugin",
     "thm_9_steps",
 ]
@@ -145,6 +146,18 @@ def thm_9_plugin() -> dict[str, tuple[sp.Expr, sp.Expr]]:
             v = v.subs(s, e)
         out[str(term)] = (term, _s(v))
     return out
+
+
+def thm_9_initialisation_term() -> tuple[sp.Expr, sp.Expr, sp.Expr]:
+    """The term Thm 9's proof omits: with m_0 = 0, ``m_t`` misses ``(1-alpha)^t grad F(w_t)``,
+    so Lemma 5 gains ``(3/T) sum_t (1-alpha)^t G``.  Returns (that sum in closed form, its bound
+    3G/(alpha T) at Thm 9's parameters, that bound over the squared rate)."""
+    t = sp.Symbol("t", integer=True, positive=True)
+    total = sp.simplify(3 * G / T * sp.summation((1 - alpha) ** t, (t, 1, T)))
+    bound = 3 * G / (alpha * T)
+    at9 = _s(bound.subs(alpha, fm.THM_9_ALPHA).subs(T, fm.THM_9_T))
+    rate = d ** sp.Rational(1, 3) / (eps * N) ** sp.Rational(2, 3)
+    return total, at9, _s(at9 / rate**2)
 
 
 # --- Theorem 6 ------------------------------------------------------------------------------

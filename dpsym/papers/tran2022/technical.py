@@ -31,6 +31,7 @@ __all__ = [
     "cor_15",
     "prop_13",
     "prop_14",
+    "prop_14_proof_first_line",
     "prop_14_special",
     "prop_16",
     "prop_16_exhaustive",
@@ -122,6 +123,22 @@ def prop_14_special(alpha: Number, gamma: Number, N: Number, dps: int = DEFAULT_
         ok = g <= mpf(1) / 2 and a * n >= 1 + mpmath.log(2)
     with precision(dps):
         return SumVsBound(+value, +bound, bool(ok))
+
+
+def prop_14_proof_first_line(alpha: Number, gamma: Number, N: Number,
+                             dps: int = DEFAULT_DPS) -> tuple[mpf, mpf]:
+    """Prop. 14's proof, first line, as printed: ``sum_i (1-gamma)^{-i} (1-alpha)^{Ni}`` "="
+    ``sum_i ((1-alpha)^N)^i``.  Returns (left side, right side) exactly summed; they differ for
+    every gamma > 0 (the (1-gamma)^{-i} factor is dropped, restored on the next line)."""
+    ref = cite(PAPER, "Prop. 14 (proof)")
+    with precision(dps + GUARD_DPS):
+        a, g, _lg, n = _prop_14_parts(alpha, gamma, N, ref)
+        ratio = (1 - a) ** n / (1 - g)
+        require(ratio < 1, "alpha", alpha, "(1-alpha)^N < 1 - gamma (a convergent sum)", ref)
+        lhs = 1 / (1 - ratio)
+        rhs = 1 / (1 - (1 - a) ** n)
+    with precision(dps):
+        return +lhs, +rhs
 
 
 def cor_15(alpha: Number, gamma: Number, N: Number, i: int,
