@@ -91,3 +91,7 @@ def test_log_derivatives_and_the_omitted_term():
     assert all(e < 0 for e in ld2.lower_order)
     total, at9, over_rate2 = rates.thm_9_initialisation_term()
     assert sp.simplify(over_rate2 - 3 * G) == 0
+    assert sp.simplify(at9 - 3 * G * d ** sp.Rational(2, 3) / (eps * N) ** sp.Rational(4, 3)) == 0
+    t_ = {fm.alpha: sp.Rational(1, 10), T: 7, G: 1}
+    assert sp.nsimplify(total.subs(t_)) == sp.Rational(3, 7) * sum(
+        sp.Rational(9, 10) ** k for k in range(1, 8))
