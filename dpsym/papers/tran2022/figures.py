@@ -3,8 +3,6 @@ the momentum estimate against N."""
 
 from __future__ import annotations
 
-from functools import cache
-
 import matplotlib.ticker
 import numpy as np
 import sympy as sp
@@ -16,7 +14,7 @@ from dpsym.figures import PALETTE, figure, new_figure
 from dpsym.papers.tran2022 import illustration as il
 from dpsym.papers.tran2022 import preliminaries, rates
 
-__all__ = ["figure_1", "noise_against_N", "noise_sweep"]
+__all__ = ["figure_1", "noise_against_N"]
 
 PAPER = "tran2022"
 
@@ -68,12 +66,6 @@ def figure_1() -> Figure:
     return fig
 
 
-@cache
-def noise_sweep() -> il.NoiseSweep:
-    """The sweep of :func:`dpsym.papers.tran2022.illustration.noise_vs_N` (cached)."""
-    return il.noise_vs_N()
-
-
 @figure(PAPER, "noise_against_N",
         "Exact noise of the momentum estimate vs N (Algs 1, 2) and the slope of the bounds")
 def noise_against_N() -> Figure:
@@ -81,7 +73,7 @@ def noise_against_N() -> Figure:
     delta = N^-2, G = L = 1), exact, with Lemma 12's and Lemma 7's bounds.  Right: the local
     slope d log B / d log N of each bound's rate-setting term, its limit (-1/2, -2/3) and the
     fitted slope of the exact values."""
-    s = noise_sweep()
+    s = il.paper_sweep()
     fig, (ax, ax2) = new_figure(ncols=2, width=4.2, height=3.5)
     c1, c2 = PALETTE[0], PALETTE[1]
     for std, bound, colour, name in ((s.std1, s.bound1, c1, "Alg. 1"),

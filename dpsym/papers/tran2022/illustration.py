@@ -40,6 +40,7 @@ __all__ = [
     "RobustRegression",
     "SmokeRun",
     "noise_vs_N",
+    "paper_sweep",
     "robust_loss_constants",
     "robust_regression",
     "smoke_run",
@@ -110,6 +111,12 @@ def noise_vs_N(Ns: Sequence[int] = SWEEP["Ns"], d: int = SWEEP["d"], eps: float 
     col = [tuple(r[k] for r in rr) for rr in (r1, r2) for k in range(3)]
     return NoiseSweep(tuple(Ns), col[0], col[3], col[1], col[4], fit(col[1]), fit(col[4]),
                       col[2], col[5], fit(col[2]), fit(col[5]), bs1, bs2, ld1.limit, ld2.limit)
+
+
+@cache
+def paper_sweep() -> NoiseSweep:
+    """:func:`noise_vs_N` at the paper's parameters (:data:`SWEEP`), computed once per process."""
+    return noise_vs_N()
 
 
 @cache

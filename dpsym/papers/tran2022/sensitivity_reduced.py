@@ -43,6 +43,7 @@ from dpsym.aggregation import (
     max_node_count,
     node_values,
     released_at,
+    window_coefficients,
     worst_record_budget,
 )
 from dpsym.errors import require, require_integer
@@ -59,6 +60,7 @@ __all__ = [
     "alg_2_noise_variance",
     "alg_4",
     "alg_4_coefficients",
+    "alg_4_noise_monte_carlo",
     "lem_7",
     "lem_17_reconstruction_error",
     "lem_17_residual",
@@ -259,6 +261,42 @@ def alg_2_noise_variance(t: int, N: int, T: Number, alpha: Number, gamma: Number
         return float(total)
     with precision(dps):
         return +total
+
+
+@dataclass(frozen=True)
+class Alg4MonteCarlo:
+    """Exact vs sampled variance of the noise Algorithm 4 carries into m_hat_t (one coordinate)."""
+
+    exact: float
+    sampled: float
+    draws: int
+    z: float          # (sampled - exact) / (exact sqrt(2/draws))
+
+
+def alg_4_noise_monte_carlo(t: int, N: int, T: int, alpha: float, gamma: float, sigma: float,
+                            G: float, L: float, eta: float, draws: int = 40000,
+                            seed: int = 0) -> Alg4MonteCarlo:
+    """Sample the noise of m_hat_t window by window, as Eq. (3) reads: one Gaussian per node
+    of each tree (:func:`alg_2_node_std`), each window of :func:`lem_17_windows` rebuilt through
+    COMPOSE on its own (a node shared by windows is the same draw), weighted as in Algorithm 4,
+    plus the r prefix.  Compared with :func:`alg_2_noise_variance` (coefficients merged per
+    node) it checks the merge and the per-node variances."""
+    ref = _ref("Alg. 4")
+    t = require_integer("t", t, ref, minimum=1)
+    draws = require_integer("draws", draws, ref, minimum=2)
+    exact = float(alg_2_noise_variance(t, N, T, alpha, gamma, sigma, G, L, eta))
+    rng = np.random.default_rng(seed)
+    z = {(tr, v): rng.standard_normal(draws) * float(
+        alg_2_node_std(tr, v, N, T, sigma, G, L, eta, dps=20))
+        for tr in ("G", "D", "r") for v in dyadic_nodes(t)}
+    x = np.zeros(draws)
+    beta = 1 - alpha
+    wins = [(tr, a, b, alpha * w) for tr, a, b, w in lem_17_windows(t, N, beta, gamma)]
+    for tr, a, b, w in [*wins, ("r", 1, t, alpha)]:
+        for v, c in window_coefficients(a, b, beta):
+            x += w * c * z[(tr, v)]
+    sampled = float(np.mean(x**2))
+    return Alg4MonteCarlo(exact, sampled, draws, (sampled - exact) / (exact * np.sqrt(2 / draws)))
 
 
 def lem_7(G: Number, L: Number, alpha: Number, eta: Number, d: Number, T: Number, N: Number,

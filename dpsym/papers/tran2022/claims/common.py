@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from functools import cache
-
 from dpsym.claims import Ledger, Outcome
 from dpsym.papers.tran2022 import illustration as il
 from dpsym.papers.tran2022 import rates
@@ -31,7 +29,6 @@ def steps_text(steps: list[rates.Step]) -> str:
     return "; ".join(f"{s.name}: {'holds' if s.holds else 'FAILS'}" for s in steps)
 
 
-@cache
 def sweep() -> il.NoiseSweep:
-    """The noise sweep of chapter 07, computed once per process."""
-    return il.noise_vs_N()
+    """The noise sweep of chapter 07 (cached in :func:`illustration.paper_sweep`)."""
+    return il.paper_sweep()

@@ -34,7 +34,7 @@ def _balance(dps: int) -> Outcome:
                f"sympy from T = N^a eps^b d^c)")
 
 
-ledger.add("rates/balance", ref="Thms 6 and 9; abstract", kind="optimum",
+ledger.add("thm9/exponent-balance", ref="Thms 6 and 9; abstract", kind="optimum",
            statement="Balancing the optimisation and noise terms gives T = N^(7/3) eps^(4/3)/"
                      "d^(2/3) and the rate d^(1/3)/(eps N)^(2/3) (Alg. 2), d^(1/4)/sqrt(eps N) "
                      "(Alg. 1).",
@@ -49,7 +49,7 @@ def _regimes(dps: int) -> Outcome:
                          for r in rs))
 
 
-ledger.add("rates/regimes", ref="Sec. 4; Thm 9; Lemma 7", kind="identity",
+ledger.add("sec4/regimes", ref="Sec. 4; Thm 9; Lemma 7", kind="identity",
            statement="Algorithm 2 beats Algorithm 1 iff sqrt(d) <= eps N; the 1/sqrt(N) term "
                      "dominates iff N >= d^2/eps^4; Lemma 7's gamma <= 1/2 holds at Thm 9's T "
                      "iff eps N >= 2^(3/2) sqrt(d).",
@@ -68,7 +68,7 @@ def _comparison(dps: int) -> Outcome:
                          f"{r.exponents}, gradients {r.gradients}" for r in rows))
 
 
-ledger.add("rates/comparison", ref="Sec. 1; Sec. 4; abstract", kind="identity",
+ledger.add("sec1/comparison", ref="Sec. 1; Sec. 4; abstract", kind="identity",
            statement="The prior non-convex rates are d^(1/4)/sqrt(eps N) up to logs; "
                      "Algorithm 2's d^(1/3)/(eps N)^(2/3) improves them.",
            printed=pr.THM_9_RATE, check=_comparison, code=(f"{M}.rates.comparison_table",),
@@ -85,7 +85,7 @@ def _gradients(dps: int) -> Outcome:
                f"anchor after the first epoch), so the count is O(T) = {rt['gradients']}")
 
 
-ledger.add("rates/gradient-count", ref="Abstract; Sec. 5", kind="identity",
+ledger.add("sec5/gradient-count", ref="Abstract; Sec. 5", kind="identity",
            statement="Algorithm 2 uses O(N^(7/3) eps^(4/3)/d^(2/3)) gradient evaluations.",
            printed=pr.THM_9_T, check=_gradients,
            code=(f"{M}.illustration.smoke_run", f"{M}.rates.runtime_exponents"), chapter=CH6)
@@ -129,7 +129,7 @@ def _slopes(dps: int) -> Outcome:
                f"the slope at these N")
 
 
-ledger.add("illustration/noise-slopes", ref="Thms 6 and 9 (rates); Lemmas 7 and 12",
+ledger.add("thm9/noise-against-n", ref="Thms 6 and 9 (rates); Lemmas 7 and 12",
            kind="limit",
            statement="The noise of the momentum estimate falls like N^(-1/2) (Alg. 1) and "
                      "N^(-2/3) (Alg. 2) up to logs at the paper's parameters.",
@@ -147,7 +147,7 @@ def _smoke(dps: int) -> Outcome:
                f"sizes: the runs check the machinery, not the rate")
 
 
-ledger.add("illustration/smoke-runs", ref="Algs 1, 2, 4", kind="montecarlo",
+ledger.add("alg2/smoke-runs", ref="Algs 1, 2, 4", kind="montecarlo",
            statement="Algorithms 1 and 2 run on a non-convex robust regression at the "
                      "theorems' parameters; Algorithm 4 rebuilds the momentum exactly when "
                      "Lemma 17 holds.",
