@@ -18,6 +18,7 @@ fixed while substituting T, as the paper does.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import sympy as sp
 
@@ -385,6 +386,7 @@ class LogDerivative:
     lower_order: tuple[sp.Expr, ...]   # N-exponents of the other terms over B (Alg. 2)
 
 
+@cache
 def log_derivative(algorithm: int) -> LogDerivative:
     """Slope of the noise bound against N on a log-log plot, and its limit (delta = N^-2).
 
@@ -395,6 +397,7 @@ def log_derivative(algorithm: int) -> LogDerivative:
     computed by implicit differentiation, ``d log T / d log N = -N Phi_N / (T Phi_T)``; on the
     curve it depends on N and T only through a = 1/log N and b = 1/log T, and its limit is the
     value at a = b = 0 (the slope is a rational function of a, b, continuous there).
+    Cached: the result is a pure function of ``algorithm``.
     """
     a, b = sp.symbols("a b", positive=True)
     lower: tuple[sp.Expr, ...] = ()
