@@ -172,23 +172,24 @@ def thm_4_rdp_epsilon_at_printed_sigma(eps: Number, delta: Number, k: int = 1,
     ref = _ref("Thm 4 (App. D.1)")
     with precision(dps + GUARD_DPS):
         ell, e = _ell(delta, ref), _pos(eps, "eps", ref)
-        s = to_mpf(factor) * mpmath.sqrt(ell) / e
+        s = to_mpf(factor) / 2 * fm.evaluate(fm.THM_4_SIGMA, {"ell": ell, "epsilon": e},
+                                             dps=dps + GUARD_DPS)
     return budget_guarantee(k, s, dps=dps).epsilon(delta, "zcdp")
 
 
 def thm_4_delta_threshold(k: int = 1, factor: int = 2) -> sp.Expr:
-    """Smallest ell / eps for which sigma = factor sqrt(ell)/eps meets eps by the RDP route.
+    """Smallest ell / eps for which sigma = factor sqrt(ell)/eps meets eps by the paper's route.
 
-    With k budgets, ``eps_RDP = k/(2 sigma^2) + 2 sqrt(k ell/(2 sigma^2))``
-    (:func:`dpsym.rdp.conversions.zcdp_to_epsilon` at ``rho = k/(2 sigma^2)``); solving
-    ``eps_RDP = eps`` for ell gives ``ell >= c eps``, c returned exactly (sympy).  App. D.1
-    needs ell >= eps (delta <= e^-eps); Thm 4 prints delta >= e^-eps.
+    The route (App. D.1, E.1): (z, k z/(2 sigma^2))-RDP gives eps = k z/(2 sigma^2) + ell/(z-1)
+    (:data:`formulas.RDP_TO_DP`), minimised over z by sympy; at sigma = factor sqrt(ell)/eps,
+    solving eps_RDP = eps for ell gives ell >= c eps with c returned exactly.  App. D.1 needs
+    ell >= eps (delta <= e^-eps); Thm 4 prints delta >= e^-eps.
     """
-    e, ell, rho = sp.symbols("epsilon ell rho", positive=True)
-    sig = factor * sp.sqrt(ell) / e
-    eps_rdp = (rho + 2 * sp.sqrt(rho * ell)).subs(rho, sp.Integer(k) / (2 * sig**2))
-    sol = sp.solve(sp.Eq(eps_rdp, e), ell)
-    return sp.nsimplify(sp.simplify(sol[0] / e))
+    zz = [r for r in sp.solve(sp.diff(fm.RDP_TO_DP, fm.z), fm.z) if (r - 1).is_positive]
+    best = sp.simplify(fm.RDP_TO_DP.subs(fm.z, zz[0]))
+    at = best.subs({fm.k: k, fm.sigma: sp.Rational(factor, 2) * fm.THM_4_SIGMA})
+    sol = sp.solve(sp.Eq(at, fm.eps), fm.ell)
+    return sp.nsimplify(sp.simplify(sol[0] / fm.eps))
 
 
 def thm_4_node_sensitivity(node: Node, N: int, alpha: Number, G: Number = 1,
@@ -450,7 +451,7 @@ def alg_1(grad: Callable[[np.ndarray, int], np.ndarray], N: int, T: int, w1: np.
     R = alg_1_depth(T) if R is None else R
     require(alg_1_depth(T) <= R, "R", R, f"R >= floor(log2 T) + 1 = {alg_1_depth(T)}", ref)
     V = alg_1_V(N, T, R)
-    s = float(4 * alpha * G * sigma * np.sqrt(float(V)))
+    s = float(alg_1_node_std(alpha, G, sigma, V, dps=20))
     rng = np.random.default_rng(seed)
     w = np.array(w1, dtype=float)
     dim = w.size

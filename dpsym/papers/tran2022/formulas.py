@@ -84,6 +84,10 @@ ALG1_NODE_STD = 4 * alpha * G * sigma * sp.sqrt(V)                       # Alg. 
 THM_4_SIGMA = 2 * sp.sqrt(ell) / eps                                    # Thm 4
 THM_4_THRESHOLD = 1 / (sp.sqrt(2 * ell + 2 * eps) - sp.sqrt(2 * ell))   # App. D.1, quadratic
 THM_4_SIMPLIFIED = sp.sqrt(2 * ell + 2 * eps) / eps                     # App. D.1, simplified
+z, k = sp.symbols("z k", positive=True)
+#: App. D.1 / E.1: (z, k z/(2 sigma^2))-RDP implies (k z/(2 sigma^2) + log(1/delta)/(z-1), delta)-DP
+#: (k = 1 for Thm 4, 3 as printed for Thm 8).
+RDP_TO_DP = k * z / (2 * sigma**2) + ell / (z - 1)
 LEM_5 = 3 * R / (2 * eta * T) + 3 * L * eta / 4 + 3 * E1               # Lemma 5 (E1 = mean error)
 LEM_11 = 2 * G * sp.sqrt(alpha) + 2 * eta * N * L + eta * L / alpha     # Lemma 11
 LEM_12 = 4 * alpha * G * sigma * sp.sqrt(d * V * lg)                     # Lemma 12
