@@ -183,3 +183,13 @@ def test_noise_sweep_small():
     assert all(b > 20 * v for b, v in zip(s.bound2, s.std2, strict=True))
     assert s.limit1 == sp.Rational(-1, 2) and s.limit2 == sp.Rational(-2, 3)
     assert -0.5 < s.slope1 < 0 and -2 / 3 < s.slope2 < 0
+
+
+def test_lemma_7_var2_forms():
+    f = alg2.lem_7_var2_forms(16, 8, "0.1", "0.1", dps=30)
+    with mpmath.workdps(40):
+        w = [mpf("0.9") ** (16 * i) * mpf("0.9") ** (8 - i - 1) for i in range(8)]
+        assert abs(f.square_of_sum - mpmath.fsum(w) ** 2) < mpf(10) ** -25  # oracle
+    assert f.sum_of_squares < f.square_of_sum <= f.printed_bound
+    with pytest.raises(HypothesisError):
+        alg2.lem_7_var2_forms(16, 0, "0.1", "0.1")

@@ -153,3 +153,12 @@ def test_thm_10_and_its_conversion():
 def test_gaussian_renyi_product():
     quad, closed = tc.gaussian_renyi_product(3, ("0.5", "-1.2"), "1.3", dps=25)
     assert abs(quad - closed) < mpf(10) ** -20
+
+
+def test_thm_10_proof_integral():
+    r = tc.thm_10_proof_integral(3, "0.5", "1.3", "1.3", dps=30)
+    with mpmath.workdps(40):
+        assert abs(r.correct - r.claimed) < mpf(10) ** -25
+        assert r.printed - r.claimed > mpf("0.1")
+    with pytest.raises(HypothesisError):
+        tc.thm_10_proof_integral(1, "0.5", 1, 1)

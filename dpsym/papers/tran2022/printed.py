@@ -54,6 +54,9 @@ LEM_7 = Printed("192 G alpha log2(T) sqrt(d log(1/delta))/eps + 128 (G + 2L) alp
                 "/eps", "Lemma 7")
 LEM_7_HYPOTHESES = Printed("alpha >= 1/N and gamma <= 1/2; Prop. 14 (special case: "
                            "gamma <= 1/2, (1 + ln 2)/N <= alpha)", "Lemma 7; App. E.2; Prop. 14")
+LEM_7_VAR2 = Printed("Var_2 <= 4 sum_{i=0}^{q-1} (1-alpha)^{2Ni} (1-gamma)^{2q-2(i+1)} log2(N) "
+                     "alpha^2 delta_G^2 sigma^2 V_{<=2N} <= 12 alpha^2 delta_G^2 sigma^2 log2^2(N)"
+                     "/(1 - exp(-1))^2", "App. E.2, proof of Lemma 7")
 THM_9 = Printed("((3/2)R + 24K(G + 2L) + 12L) d^(1/3)/(eps N)^(2/3) + 6G/sqrt(N) + 36 G K "
                 "sqrt(d)/(eps N) + 9 K L sqrt(d)/(eps N), K = 16 log2(T) log(1/delta)", "Thm 9")
 THM_9_T = Printed("T = N^(7/3) eps^(4/3)/d^(2/3)", "Thm 9; abstract")
@@ -64,6 +67,8 @@ RUNTIME = Printed("O~(N^(11/3)/d^(2/3)) total run time", "Sec. 5, Limitations")
 THM_10 = Printed("(alpha, V alpha rho^2/2)-RDP for all alpha", "Thm 10 (App. C)")
 THM_10_CONVERSION = Printed("(V rho^2 + rho sqrt(V log(1/delta)), delta) <= (2 rho sqrt(V "
                             "log(1/delta)), delta)-DP", "App. C, after Thm 10")
+THM_10_PROOF = Printed("(1/(sigma sqrt(2 pi))^d) int exp(-(1-alpha)||x - G(D)||^2/(Delta^2/rho^2)) "
+                       "exp(-alpha||x - G(D')||^2/(Delta^2/rho^2)) dx", "App. C, proof of Thm 10")
 PROP_13 = Printed("sum_i (1-alpha)^{Ni} <= max(1, 1/(alpha N))/(1 - exp(-1))", "Prop. 13")
 PROP_14 = Printed("sum_i (1-gamma)^{-i} (1-alpha)^{Ni} <= max(1, 1/(alpha N - "
                   "ln(1/(1-gamma))))/(1 - exp(-1))", "Prop. 14")

@@ -62,6 +62,7 @@ __all__ = [
     "alg_4_coefficients",
     "alg_4_noise_monte_carlo",
     "lem_7",
+    "lem_7_var2_forms",
     "lem_17_reconstruction_error",
     "lem_17_residual",
     "lem_17_windows",
@@ -310,6 +311,35 @@ def lem_7(G: Number, L: Number, alpha: Number, eta: Number, d: Number, T: Number
         ell = mpmath.log(1 / dl)
     return fm.evaluate(fm.LEM_7, {"G": G, "L": L, "alpha": alpha, "eta": eta, "d": d, "T": T,
                                 "N": N, "epsilon": eps, "ell": ell}, dps=dps)
+
+
+@dataclass(frozen=True)
+class Var2Forms:
+    """Lemma 7's Var_2: the weight of G_[r+1,r+N]'s noise in alpha G_[1,t], three ways."""
+
+    sum_of_squares: mpf   # sum_i (1-alpha)^{2Ni} (1-gamma)^{2(q-i-1)}: the first printed line
+    square_of_sum: mpf    # (sum_i (1-alpha)^{Ni} (1-gamma)^{q-i-1})^2: one noise vector, the truth
+    printed_bound: mpf    # 1/(1 - e^-1)^2: the printed final bound
+
+
+def lem_7_var2_forms(N: int, q: int, alpha: Number, gamma: Number,
+                     dps: int = DEFAULT_DPS) -> Var2Forms:
+    """Var_2 of Lemma 7's proof (App. E.2).  The noise of the window G_[r+1,r+N] is one random
+    vector, used with weight (1-alpha)^{Ni}(1-gamma)^{q-i-1} for every i (Eq. (3)); the first
+    printed line sums the squared weights, which understates its variance, while the printed
+    final bound 1/(1-e^-1)^2 bounds the square of the summed weights (Prop. 14's special case)."""
+    ref = _ref("Lemma 7 (Var_2)")
+    N = require_integer("N", N, ref, minimum=1)
+    q = require_integer("q", q, ref, minimum=1)
+    with precision(dps + GUARD_DPS):
+        a, g = to_mpf(alpha, "alpha", ref), to_mpf(gamma, "gamma", ref)
+        require(0 < a <= 1, "alpha", alpha, "0 < alpha <= 1", ref)
+        require(0 < g < 1, "gamma", gamma, "0 < gamma < 1", ref)
+        w = [(1 - a) ** (N * i) * (1 - g) ** (q - i - 1) for i in range(q)]
+        out = Var2Forms(mpmath.fsum(x * x for x in w), mpmath.fsum(w) ** 2,
+                        1 / (1 - mpmath.exp(-1)) ** 2)
+    with precision(dps):
+        return Var2Forms(+out.sum_of_squares, +out.square_of_sum, +out.printed_bound)
 
 
 def thm_8(sigma: Number, k: int = 3, dps: int = DEFAULT_DPS) -> GaussianGuarantee:

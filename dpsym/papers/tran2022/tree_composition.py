@@ -36,6 +36,7 @@ __all__ = [
     "thm_10",
     "thm_10_conversion",
     "thm_10_conversion_symbolic",
+    "thm_10_proof_integral",
 ]
 
 PAPER = "tran2022"
@@ -103,6 +104,40 @@ def thm_10_conversion_symbolic() -> Thm10ConversionSymbolic:
     final = sp.factor(sp.simplify((2 * rho * sp.sqrt(V * ell) - at).subs(sub)))
     printed = sp.factor(sp.simplify((V * rho**2 + rho * sp.sqrt(V * ell) - at).subs(sub)))
     return Thm10ConversionSymbolic(exact, final, printed)
+
+
+@dataclass(frozen=True)
+class Thm10ProofIntegral:
+    """One factor of the proof of Theorem 10, as printed and as it should read (d = 1)."""
+
+    printed: mpf    # (1/(sigma sqrt(2 pi))) int exp(-(1-alpha)(x-mu)^2/s^2) exp(-alpha x^2/s^2) dx
+    correct: mpf    # (1/(s sqrt(2 pi))) int exp(-(1-alpha)(x-mu)^2/(2 s^2) - alpha x^2/(2 s^2)) dx
+    claimed: mpf    # exp((alpha-1) alpha mu^2/(2 s^2)), the proof's next line
+
+
+def thm_10_proof_integral(alpha: Number, mu: Number, s: Number, sigma: Number,
+                          dps: int = 30) -> Thm10ProofIntegral:
+    """App. C, proof of Thm 10: the Gaussian integral of one IN(s) factor, with s = Delta/rho.
+
+    As printed the exponents lack the factor 2 of the Gaussian density and the normaliser
+    carries sigma (the symbol of the density's definition) instead of s; the next line of the
+    proof, exp((alpha-1) alpha mu^2/(2 s^2)), is the value of the correct integral.  All three by
+    quadrature / closed form at ``dps`` digits."""
+    with precision(dps + GUARD_DPS):
+        a, m = to_mpf(alpha, "alpha", REF), to_mpf(mu, "mu", REF)
+        sd, sg = to_mpf(s, "s", REF), to_mpf(sigma, "sigma", REF)
+        require(a > 1, "alpha", alpha, "alpha > 1", REF)
+        require(sd > 0 and sg > 0, "s", s, "s > 0 and sigma > 0", REF)
+
+        def quad(scale: mpf) -> mpf:
+            return mpmath.quad(lambda x: mpmath.exp(-((1 - a) * (x - m) ** 2 + a * x * x)
+                                                   / scale), [-mpmath.inf, m / 2, mpmath.inf])
+
+        printed = quad(sd * sd) / (sg * mpmath.sqrt(2 * mpmath.pi))
+        correct = quad(2 * sd * sd) / (sd * mpmath.sqrt(2 * mpmath.pi))
+        claimed = mpmath.exp((a - 1) * a * m * m / (2 * sd * sd))
+    with precision(dps):
+        return Thm10ProofIntegral(+printed, +correct, +claimed)
 
 
 def gaussian_renyi_product(alpha: Number, mu: tuple[Number, ...], sigma: Number,

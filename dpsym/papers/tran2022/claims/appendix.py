@@ -72,6 +72,30 @@ ledger.add("thm10/conversion", ref="App. C, after Thm 10", kind="erratum", sever
                  f"{M}.tree_composition.thm_10_conversion_symbolic"), chapter=CH4)
 
 
+def _thm10_integral(dps: int) -> Outcome:
+    r = tcomp.thm_10_proof_integral(3, "0.5", "1.3", "1.3", dps=dps)
+    with mpmath.workdps(dps):
+        found = abs(r.correct - r.claimed) < mpf(10) ** (-dps + 8) and abs(
+            r.printed - r.claimed) > mpf("0.01")
+    return erratum(found, f"{nstr(r.printed, 8)} vs {nstr(r.claimed, 8)}",
+                   f"alpha = 3, mu = 0.5, s = Delta/rho = 1.3 (and sigma = 1.3 in the printed "
+                   f"normaliser): the printed integral (exponents over s^2) is "
+                   f"{nstr(r.printed, 10)}; with the Gaussian's 2 s^2 it is {nstr(r.correct, 10)}"
+                   f", equal to the next line exp((alpha-1) alpha mu^2/(2 s^2)) = "
+                   f"{nstr(r.claimed, 10)}. The proof's later lines use the correct value; it "
+                   f"also names the differing index q where it means s",
+                   "exp(-(1-alpha)||x - G(D)||^2/(2 Delta^2/rho^2)) exp(-alpha||x - G(D')||^2/"
+                   "(2 Delta^2/rho^2)) with normaliser (Delta sqrt(2 pi)/rho)^(-d)")
+
+
+ledger.add("thm10/proof-integral", ref="App. C, proof of Thm 10", kind="erratum",
+           severity="misprint",
+           statement="One IN(s) factor of the joint density integrates to "
+                     "exp((alpha-1) alpha rho^2 ||G(D) - G(D')||^2/(2 Delta^2)), as displayed.",
+           printed=pr.THM_10_PROOF, check=_thm10_integral,
+           code=(f"{M}.tree_composition.thm_10_proof_integral",), chapter=CH4)
+
+
 # === 05 technical lemmas (App. F) ===========================================================
 
 CH5 = "05_technical"

@@ -281,6 +281,27 @@ ledger.add("lem7/prop14-hypothesis", ref="Lemma 7; App. E.2; Prop. 14", kind="er
                  f"{M}.sensitivity_reduced.lem_7"), chapter=CH3)
 
 
+def _lem7_var2(dps: int) -> Outcome:
+    f = a2.lem_7_var2_forms(16, 8, "0.1", "0.1", dps=dps)
+    return note(f.sum_of_squares < f.square_of_sum <= f.printed_bound,
+                f"{nstr(f.sum_of_squares, 5)} < {nstr(f.square_of_sum, 5)} <= "
+                f"{nstr(f.printed_bound, 5)}",
+                f"N = 16, q = 8, alpha = gamma = 0.1: the window G_[r+1,r+N] enters alpha G_[1,t] "
+                f"once per i with one noise vector, so its variance weight is the square of the "
+                f"summed weights, {nstr(f.square_of_sum, 8)}; Var_2's first line sums the squares, "
+                f"{nstr(f.sum_of_squares, 8)}, an understatement; the printed final bound "
+                f"1/(1-e^-1)^2 = {nstr(f.printed_bound, 8)} covers the true weight (via Prop. "
+                f"14's special case), so Lemma 7 is unaffected: not an erratum")
+
+
+ledger.add("lem7/var2", ref="Lemma 7; App. E.2 (Var_2)", kind="note",
+           statement="Var_2 <= 4 sum_i (1-alpha)^{2Ni} (1-gamma)^{2q-2(i+1)} log2(N) alpha^2 "
+                     "delta_G^2 sigma^2 V_<=2N <= 12 alpha^2 delta_G^2 sigma^2 log2(N)^2"
+                     "/(1-e^-1)^2.",
+           printed=pr.LEM_7_VAR2, check=_lem7_var2,
+           code=(f"{M}.sensitivity_reduced.lem_7_var2_forms",), chapter=CH3)
+
+
 def _lem7_loose(dps: int) -> Outcome:
     s = sweep()
     r2 = [b / v for b, v in zip(s.bound2, s.std2, strict=True)]
