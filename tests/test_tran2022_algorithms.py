@@ -98,7 +98,7 @@ def test_thm_9_parameters():
 def test_lemma_12_count_counterexample():
     # t = T = 3: COMPOSE(1, 3) has 2 nodes > log2 3; with d = 3 and small alpha the exact
     # E||m_hat - m|| exceeds the bound.
-    kw = {"alpha": "0.01", "G": 1, "sigma": 1, "d": 3, "V": 1}
+    kw = {"alpha": "0.01", "G": 1, "sigma": 1, "d": 3, "V": alg1.alg_1_V(100, 3)}
     exact = alg1.lem_12_exact(t=3, **kw)
     bound = alg1.lem_12(T=3, **kw)
     assert exact > bound * mpf("1.02")

@@ -94,7 +94,7 @@ def noise_against_N() -> Figure:
     f1 = sp.lambdify((a, b), ld1.slope, "numpy")
     # mpmath: N^7 overflows float64 inside the Alg. 2 slope expression.
     f2 = sp.lambdify((rates.N, rates.eps, rates.d), ld2.slope, "mpmath")
-    grid = np.geomspace(64, 2.0**40, 60)
+    grid = np.geomspace(64, 2.0**40, 30)
     t1 = _alg1_T(grid)
     ax2.plot(grid, f1(1 / np.log(grid), 1 / np.log(t1)), color=c1, label="Alg. 1, bound")
     ax2.plot(grid, [float(f2(mpf(n), 1, 10)) for n in grid], color=c2, label="Alg. 2, bound")

@@ -231,16 +231,19 @@ ledger.add("lem11/initialisation", ref="Lemma 11 (App. D.2); Alg. 1 (m_0 = 0)",
 
 
 def _lemma12(dps: int) -> Outcome:
-    kw = {"alpha": "0.01", "G": 1, "sigma": 1, "d": 3, "V": 1}
+    V = a1.alg_1_V(100, 3)
+    kw = {"alpha": "0.01", "G": 1, "sigma": 1, "d": 3, "V": V}
     exact = a1.lem_12_exact(t=3, dps=dps, **kw)
     bound = a1.lem_12(T=3, dps=dps, **kw)
     return erratum(exact > bound, f"{nstr(exact, 6)} > {nstr(bound, 6)}",
-                    f"COMPOSE(1, t) has popcount(t) nodes, which exceeds log2 T at t = T = 3 "
-                    f"(2 > 1.585) and at every T = 2^k - 1. With d = 3, alpha = 0.01, G = "
-                    f"sigma = V = 1: exact E||m_hat_3 - m_3|| = node std x sqrt(1 + 0.99^2) x "
-                    f"E||N(0, I_3)|| = {nstr(exact, 8)} > 4 alpha G sigma sqrt(3 V log2 3) = "
-                    f"{nstr(bound, 8)} (E||N(0, I_d)|| = sqrt(2) Gamma((d+1)/2)/Gamma(d/2))",
-                    "E||m_hat_t - m_t|| <= 4 alpha G sigma sqrt(d V (1 + floor(log2 T)))")
+                   f"COMPOSE(1, t) has popcount(t) nodes, which exceeds log2 T at t = T = 3 "
+                   f"(2 > 1.585) and at every T = 2^k - 1. Algorithm 1 with N = 100, T = 3, "
+                   f"alpha = 0.01 = 1/N, G = sigma = 1, d = 3 (V = {V} from Alg. 1): exact "
+                   f"E||m_hat_3 - m_3|| = node std x sqrt(1 + 0.99^2) x E||N(0, I_3)|| = "
+                   f"{nstr(exact, 8)} > 4 alpha G sigma sqrt(3 V log2 3) = {nstr(bound, 8)} "
+                   f"(E||N(0, I_d)|| = sqrt(2) Gamma((d+1)/2)/Gamma(d/2); the ratio does not "
+                   f"depend on V, G or sigma)",
+                   "E||m_hat_t - m_t|| <= 4 alpha G sigma sqrt(d V (1 + floor(log2 T)))")
 
 
 ledger.add("lem12/count", ref="Lemma 12 and its proof (App. D.2)", kind="erratum",
@@ -248,7 +251,7 @@ ledger.add("lem12/count", ref="Lemma 12 and its proof (App. D.2)", kind="erratum
            statement="E||m_hat_t - m_t|| <= 4 alpha G sigma sqrt(d V log2 T), COMPOSE(1, t) "
                      "having at most log2 T intervals.",
            printed=pr.LEM_12, check=_lemma12,
-           code=(f"{M}.dp_nsgd.lem_12", f"{M}.dp_nsgd.lem_12_exact",
+           code=(f"{M}.dp_nsgd.lem_12", f"{M}.dp_nsgd.lem_12_exact", f"{M}.dp_nsgd.alg_1_V",
                  f"{M}.dp_nsgd.expected_gaussian_norm"), chapter=CH2)
 
 
