@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from dpsym.fdp import EpsDelta, Gaussian, gdp_epsilon
-from dpsym.figures import PALETTE, figure, new_figure
+from dpsym.figures import PALETTE, figure, new_figure, tradeoff_panel
 from dpsym.numerics import precision, to_mpf
 from dpsym.papers.bok2024 import appendix_a, langevin, noisycgd_constrained
 from dpsym.papers.bok2024.interpolated_process import FIGURE_3, coupled_trajectories
@@ -62,16 +62,20 @@ def _legend_below(ax: Axes, ncol: int = 1) -> None:
 
 
 def _tradeoff(ax: Axes, curves: list[tuple[object, str, str, str]], title: str) -> None:
-    xs = np.linspace(0, 1, 301)
-    for mu, label, colour, style in curves:
-        ax.plot(xs, Gaussian(mu).vectorized(xs), color=colour, linestyle=style, label=label)
+    """:func:`dpsym.figures.tradeoff_panel` with the legend below the panel."""
+    tradeoff_panel(ax, curves, title)
+    _legend_below(ax)
+
+
+def _unit_square(ax: Axes, title: str, ncol: int = 1) -> None:
+    """Axes of a tradeoff-function panel drawn by hand."""
     ax.set_xlabel("Type I error")
     ax.set_ylabel("Type II error")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_aspect("equal")
     ax.set_title(title)
-    _legend_below(ax)
+    _legend_below(ax, ncol=ncol)
 
 
 def _eps(ax: Axes, x: object, series: list[tuple[list, str, str, str]], xlabel: str,
@@ -146,13 +150,7 @@ def figure_2() -> Figure:
         ax.plot(xs, Gaussian(mu).vectorized(xs), label=labels.get(mu, f"G({mu})"))
     ax.plot(xs, appendix_a.figure_2_curve().vectorized(xs), color="black", linestyle="--",
             label=r"$T(\mathcal{A}(S), \mathcal{A}(S'))$")
-    ax.set_xlabel("Type I error")
-    ax.set_ylabel("Type II error")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
-    ax.set_aspect("equal")
-    ax.set_title("f-DP and GDP (Bok et al. 2024, Fig. 2)")
-    _legend_below(ax, ncol=2)
+    _unit_square(ax, "f-DP and GDP (Bok et al. 2024, Fig. 2)", ncol=2)
     return fig
 
 
@@ -394,11 +392,5 @@ def pure_dp_vs_gdp() -> Figure:
                 label=rf"$f_{{2LD,0}}$, LD = {name}")
         ax.plot(xs, Gaussian(2 * mpmath.sqrt(x)).vectorized(xs), color=col,
                 label=rf"$G(2\sqrt{{LD}})$, LD = {name}")
-    ax.set_xlabel("Type I error")
-    ax.set_ylabel("Type II error")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
-    ax.set_aspect("equal")
-    ax.set_title("Pure DP vs GDP (App. D.4)")
-    _legend_below(ax, ncol=2)
+    _unit_square(ax, "Pure DP vs GDP (App. D.4)", ncol=2)
     return fig

@@ -355,11 +355,12 @@ FIGURE_1 = {"m": "1", "M": "10", "eta": "0.05", "L_over_n_sigma": "0.1", "c_prim
             "delta": "1e-5"}
 
 
+@cache
 def figure_1_values(ts: tuple[int, ...] | None = None, dps: int = 20) -> dict[str, list[mpf]]:
     """Figure 1's right panel at each t of ``ts`` (default: the paper's marked points):
     mu of Thm 4.2 ("mu_ours") and Thm 4.1 ("mu_comp"), and eps at delta = 1e-5 of ours in
     f-DP (Lemma A.3), ours in RDP (Lemma A.4, then App. A.1), the prior RDP bound
-    [YS22, Thm D.6] (App. A.1) and composition.
+    [YS22, Thm D.6] (App. A.1) and composition. Cached (about 1 s per t): do not mutate.
 
     >>> from dpsym.numerics import nstr
     >>> v = figure_1_values(ts=(160,))
