@@ -84,7 +84,8 @@ def _threshold(dps: int) -> Outcome:
         f"2 sqrt(LD)-GDP just below c* (dominance {dom_below}) and no longer at LD = "
         f"{nstr(mid, 6)}, between c* and 0.677 (dominance {dom_mid}): GDP is a nontrivial "
         "improvement exactly for LD > c*. Sec. 5's 'when LD > 0.677' rounds c* up, so it is a "
-        "true sufficient condition that leaves out (c*, 0.677]: not an erratum",
+        "true sufficient condition that leaves out (c*, 0.677]: not an erratum (dpsym formerly "
+        "filed it as a misprint, and counted c* twice, under App. D.4 and Sec. 5)",
         corrected=None)
 
 

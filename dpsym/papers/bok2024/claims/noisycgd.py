@@ -183,10 +183,11 @@ def _validity(dps: int) -> Outcome:
         f"{nstr(first['exact_at_E_star_script'], 4)}, at E* = {first['E_star']}: "
         f"{nstr(first['exact_at_E_star'], 4)} (window tau = {first['tau_at_E_star']}), "
         f"against mu* = {nstr(first['mu_star'], 4)}; the windows tau >= 1 alone give "
-        f"{nstr(first['old_at_E_star'], 4)} > mu* there, which is why dpsym had called it an "
-        f"erratum. Largest exact/mu* over the 54 (cell, E*) pairs: {nstr(r['worst_ratio'], 4)}. "
-        "Not an erratum: the tables use Thm 4.6 outside its stated range, and the bound holds "
-        "there by the paper's own Thm C.3")
+        f"{nstr(first['old_at_E_star'], 4)} > mu* there. Largest exact/mu* over the 54 "
+        f"(cell, E*) pairs: {nstr(r['worst_ratio'], 4)}. "
+        "Not an erratum (dpsym formerly filed it as a proof gap, 'mu* certified only from "
+        "E = ceil(Db/(eta L))', having searched the windows tau >= 1 only): the tables use "
+        "Thm 4.6 outside its stated range, and the bound holds there by the paper's own Thm C.3")
 
 
 ledger.add(
@@ -218,7 +219,10 @@ def _c11(dps: int) -> Outcome:
         "On that window (l K steps, K hits) the printed a is feasible, ends at 0, and equals "
         f"the exact optimum, on these instances and on {sweep['count']} seeded random "
         "(s, D, l, K); z_{tau* - 1} <= D holds as well (both iterates lie in K, or coincide "
-        "at time 0). An index misprint: the lemma and Thm 4.6 hold",
+        "at time 0). An index misprint: the lemma holds, and so does the display of the proof "
+        "of Thm 4.6, (D/eta + L(E - tau)/b)^2/(l(E - tau)), for every tau (claim "
+        "thm4.6/general-tau-display). dpsym formerly filed this, and that display, as two "
+        "proof gaps, reading the window as the statement writes it",
         corrected="z_{tau* - 1} = D and a_k for tau* <= k <= t* (the window starts one step "
                   "earlier); the printed a_k is then a solution")
 
