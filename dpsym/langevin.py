@@ -107,6 +107,7 @@ class GridKernel:
     def build(cls, eta: float, grad: Subgradient, cells: int = 400, *, a: float = -1.0,
               b: float = 1.0) -> GridKernel:
         """The PLA kernel: one component, mean ``x - eta g(x)``, noise ``sqrt(2 eta)``."""
+        _check_interval(a, b, eta)
         return cls.mixture(eta, float(np.sqrt(2 * eta)), ((1.0, lambda x: x - eta * grad(x)),),
                            cells, a=a, b=b)
 

@@ -323,23 +323,27 @@ class DescentAscent:
     """Remark 3.6: ``phi(delta) = sqrt(delta^2 + min{2 eta L, eta beta delta}^2)``, the modulus
     of ``z -> z - eta F(z)`` for the monotone field ``F = (grad_x f, -grad_y f)`` of a
     convex/concave ``f`` with ``||F|| <= L`` and ``F`` beta-Lipschitz; ``lipschitz`` is the
-    convex-Lipschitz modulus ``sqrt(delta^2 + (2 eta L)^2)`` that dominates it."""
+    convex-Lipschitz modulus ``sqrt(delta^2 + (2 eta L)^2)`` that dominates it.  Values are
+    computed at ``dps`` digits."""
 
     eta: mpf
     L: mpf
     beta: mpf
+    dps: int = DEFAULT_DPS
 
     def __call__(self, delta: Number) -> mpf:
-        d = to_mpf(delta, "delta", REF_36)
-        require(d >= 0, "delta", delta, "delta >= 0", REF_36)
-        return mpmath.sqrt(d * d + min(2 * self.eta * self.L, self.eta * self.beta * d) ** 2)
+        with precision(self.dps):
+            d = to_mpf(delta, "delta", REF_36)
+            require(d >= 0, "delta", delta, "delta >= 0", REF_36)
+            return mpmath.sqrt(d * d + min(2 * self.eta * self.L, self.eta * self.beta * d) ** 2)
 
     @property
     def lipschitz(self) -> Modulus:
-        return lipschitz(self.eta, self.L)
+        return lipschitz(self.eta, self.L, dps=self.dps)
 
 
-def descent_ascent(eta: Number, L: Number, beta: Number) -> DescentAscent:
+def descent_ascent(eta: Number, L: Number, beta: Number, *, dps: int = DEFAULT_DPS
+                   ) -> DescentAscent:
     """The modulus of Remark 3.6 (see :class:`DescentAscent`).
 
     >>> from dpsym.numerics import nstr
@@ -347,8 +351,9 @@ def descent_ascent(eta: Number, L: Number, beta: Number) -> DescentAscent:
     >>> nstr(m(1), 10), nstr(m(20), 10), nstr(m.lipschitz(20), 10)
     ('1.019803903', '20.00099998', '20.00099998')
     """
-    return DescentAscent(_pos("eta", eta, REF_36), _pos("L", L, REF_36),
-                         _pos("beta", beta, REF_36))
+    with precision(dps):
+        return DescentAscent(_pos("eta", eta, REF_36), _pos("L", L, REF_36),
+                             _pos("beta", beta, REF_36), dps)
 
 
 def derive_descent_ascent() -> Derivation:

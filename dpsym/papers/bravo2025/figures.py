@@ -374,7 +374,7 @@ def thm52_poisson_small_n() -> Figure:
     fig, ax = new_figure(1, width=6.0, height=3.8)
     ax.plot(r.times, r.renyi, color=BLUE, label=f"exact, {r.params['cells']} cells")
     ax.plot(r.times, r.renyi_fine, color=RED, linestyle="--",
-            label=f"exact, {2 * r.params['cells']} cells")
+            label=f"exact, {2 * r.params['cells'] + 1} cells")
     ax.plot([r.tbar, r.times[-1]], [float(r.bound)] * 2, color=GREY,
             label=r"Thm 5.2 bound ($T\geq\bar T$)")
     ax.axvline(r.tbar, color=GREY, linestyle=":", linewidth=0.8)

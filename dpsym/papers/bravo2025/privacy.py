@@ -882,7 +882,7 @@ class PoissonInstance:
     """The last-iterate Renyi divergence of a Poisson noisy-SGD instance against Thm 5.2.
 
     ``renyi[i]`` is R_alpha(X_T || X'_T) at ``times[i]`` on a grid of ``cells`` cells and
-    ``renyi_fine`` on twice as many (their agreement measures the discretisation);
+    ``renyi_fine`` on ``2 cells + 1`` (their agreement measures the discretisation);
     ``bound`` is :func:`thm_5_2` at the instance; ``tbar`` its window; ``expansion`` the
     largest Lipschitz constant of the map (14) over the batch sizes k <= n (k > b gives
     |1 - eta k M/b| > 1 near 0: the modulus of the proof fails there); ``p_expansive`` the
@@ -901,7 +901,7 @@ class PoissonInstance:
 
 def thm_5_2_poisson_small_n(n: int = 10, b: int = 1, L: Number = "0.1", D: Number = 2,
                             M: Number = 2, eta: Number = 1, alpha: Number = 2,
-                            T_max: int = 150, cells: int = 300) -> PoissonInstance:
+                            T_max: int = 150, cells: int = 301) -> PoissonInstance:
     """Does Theorem 5.2's bound hold for Poisson batches at small n?  An instance, computed.
 
     X = [-D/2, D/2] (d = 1); the n - 1 shared losses are the Huber function with
@@ -915,7 +915,8 @@ def thm_5_2_poisson_small_n(n: int = 10, b: int = 1, L: Number = "0.1", D: Numbe
     shared points in the batch matters (Binomial(n - 1, q)), and whether the differing point
     is in it (Bernoulli(q)), so the one-step law is a finite mixture of projected Gaussians:
     :meth:`dpsym.langevin.GridKernel.mixture` discretises it and the laws of X_T are
-    propagated exactly on the grid (float64).  Returns :class:`PoissonInstance` for
+    propagated exactly on the grid (float64; ``cells`` odd, so that a cell is centred at
+    x_0 = 0, and the finer grid has ``2 cells + 1``).  Returns :class:`PoissonInstance` for
     T = 1..T_max; Theorem 5.2's bound (checked hypotheses: b/n < 1/5, sigma, alpha <= alpha*)
     applies for T >= Tbar.
     """
@@ -924,6 +925,8 @@ def thm_5_2_poisson_small_n(n: int = 10, b: int = 1, L: Number = "0.1", D: Numbe
     nn = require_integer("n", n, REF_52, minimum=2)
     bb = require_integer("b", b, REF_52, minimum=1)
     Tm = require_integer("T_max", T_max, REF_52, minimum=1)
+    nc = require_integer("cells", cells, REF_52, minimum=3)
+    require(nc % 2 == 1, "cells", cells, "an odd number (a cell centred at x_0 = 0)", REF_52)
     with precision(DEFAULT_DPS):
         sigma = 8 * mpmath.sqrt(2) * _positive(L, "L", REF_52) / bb
         bound = thm_5_2(alpha, L, nn, bb, eta, sigma, D, M, 1)  # checks the hypotheses
@@ -947,7 +950,7 @@ def thm_5_2_poisson_small_n(n: int = 10, b: int = 1, L: Number = "0.1", D: Numbe
         Ks, Kp = (GridKernel.mixture(ef, ef * sf, components(s), m, a=-Df / 2, b=Df / 2)
                   for s in (1.0, -1.0))
         p = np.zeros(m + 2)
-        p[m // 2 + 1 if m % 2 else m // 2] = 1.0  # the cell holding x_0 = 0
+        p[m // 2 + 1] = 1.0  # the middle cell (state 0 is the atom at -D/2), centred at 0
         pp = p.copy()
         out = []
         for _ in range(Tm):
@@ -960,8 +963,8 @@ def thm_5_2_poisson_small_n(n: int = 10, b: int = 1, L: Number = "0.1", D: Numbe
     p_exp = float(sum(w for k, w in enumerate(weights) if abs(1 - ef * k * Mf / bb) > 1))
     params = {"n": nn, "b": bb, "L": L, "D": D, "M": M, "eta": eta, "alpha": alpha,
               "sigma": mpmath.nstr(sigma, 10), "p": 1, "x0": 0, "cells": cells}
-    return PoissonInstance(params, tuple(range(1, Tm + 1)), tuple(divergences(cells)),
-                           tuple(divergences(2 * cells)), bound, tbar, max(slopes), p_exp)
+    return PoissonInstance(params, tuple(range(1, Tm + 1)), tuple(divergences(nc)),
+                           tuple(divergences(2 * nc + 1)), bound, tbar, max(slopes), p_exp)
 
 
 def lem_a_18_outside_hypothesis(q: Number, sigma: Number, dps: int = 20

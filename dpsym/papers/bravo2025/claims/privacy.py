@@ -106,7 +106,7 @@ def _poisson_small_n(dps: int) -> Outcome:
                  f"{r.tbar} <= T <= {r.times[-1]} (its stationary value), "
                  f"{float(r.bound) / worst:.0f} times below Theorem 5.2's bound "
                  f"{nstr(r.bound, 6)}; the laws are propagated on a grid of "
-                 f"{r.params['cells']} and {2 * r.params['cells']} cells (largest relative "
+                 f"{r.params['cells']} and {2 * r.params['cells'] + 1} cells (largest relative "
                  f"difference {drift:.1e})")
 
 

@@ -97,7 +97,8 @@ def _rem36(dps: int) -> Outcome:
     da, lip = mod.descent_ascent_stress_test(pairs=6000, seed=0)
     m = sp3.rem_3_6("0.3", 1, 2)
     with precision(dps):
-        dominated = all(m(d) <= m.lipschitz(d) for d in ("0", "0.01", "0.5", "3", "100"))
+        dominated = all(m(d) <= m.lipschitz(d) * (1 + mpf(10) ** (5 - dps))
+                        for d in ("0", "0.01", "0.5", "3", "100"))
     ok = der.holds and da.violations == 0 and lip.violations == 0 and dominated
     return holds(ok, f"max ratio {da.max_ratio:.6f}",
                  f"sympy: {der.notes} (residual {der.residual}); {da.pairs} seeded pairs of a "
