@@ -19,6 +19,8 @@ c, h (modulus), kappa, beta, lam (= lambda), eta.  Bounds are rounded up.
 
 from __future__ import annotations
 
+import functools
+
 import mpmath
 import sympy as sp
 from mpmath import mpf
@@ -260,6 +262,7 @@ def cor_3_9(alpha: Number, sigma2: Number, D: Number, T: Number, c: Number, h: N
 
 # --- sympy derivations ----------------------------------------------------------------------
 
+@functools.cache
 def corollaries_symbolic(T: int) -> list[Derivation]:
     """Corollaries 3.7, 3.8 and 3.9 (first inequality) from the Theorem 3.4
     value (:func:`dpsym.shifts.pabi.symbolic_optimum`) with constant data, exactly (sympy).
