@@ -195,15 +195,35 @@ def shift_problem(D: Number, c: Sequence[Number], h: Sequence[Number],
     return ShiftProblem(Dv, cs, hs, ss)
 
 
-def _PW(pr: ShiftProblem) -> tuple[list[mpf], list[mpf]]:
-    """P_t = prod_{l=t}^{T-1} c_l and W_t = sum_{k=t}^{T-1} sigma_k^2 P_{k+1}, t = 0..T."""
-    T = pr.T
-    P = [mpf(1)] * (T + 1)
-    W = [mpf(0)] * (T + 1)
-    for t in range(T - 1, -1, -1):
-        P[t] = P[t + 1] * pr.c[t]
-        W[t] = W[t + 1] + pr.sigma2[t] * P[t + 1]
-    return P, W
+# --- the closed form, once, in any arithmetic (mpmath numbers or sympy symbols) ----------
+
+def _products(c: Sequence) -> list:
+    """P_t = prod_{l=t}^{T-1} c_l, t = 0..T (P_T = 1)."""
+    P = [1] * (len(c) + 1)
+    for t in range(len(c) - 1, -1, -1):
+        P[t] = P[t + 1] * c[t]
+    return P
+
+
+def _weights(P: Sequence, s: Sequence) -> list:
+    """W_t = sum_{k=t}^{T-1} s_k P_{k+1}, t = 0..T (W_T = 0)."""
+    W = [0] * (len(s) + 1)
+    for t in range(len(s) - 1, -1, -1):
+        W[t] = W[t + 1] + s[t] * P[t + 1]
+    return W
+
+
+def _theorem_3_4(D: object, h: Sequence, P: Sequence, W: Sequence) -> object:
+    """E(u*) = D^2 P_0 / W_0 + sum_t h_t P_{t+1} / W_t (Theorem 3.4)."""
+    return D ** 2 * P[0] / W[0] + sum(h[t] * P[t + 1] / W[t] for t in range(len(h)))
+
+
+def _recursion(D: object, c: Sequence, h: Sequence, W: Sequence, sqrt: Callable) -> list:
+    """u*_0 = D, u*_t = (W_t / W_{t-1}) phi_{t-1}(u*_{t-1}), t = 1..T (eq. (4); u*_T = 0)."""
+    u = [D]
+    for t in range(1, len(c) + 1):
+        u.append(W[t] / W[t - 1] * modulus_value(c[t - 1], h[t - 1], u[-1], sqrt))
+    return u
 
 
 # --- the closed form (Lemma 3.5, Theorem 3.4) ----------------------------------------------
@@ -242,24 +262,15 @@ def optimal_shifts(D: Number, c: Sequence[Number], h: Sequence[Number],
     """
     with precision(dps + GUARD_DPS):
         pr = shift_problem(D, c, h, sigma2, REF_LEM)
-        P, W = _PW(pr)
-        u = [pr.D]
-        a = []
-        r = []
-        for t in range(1, pr.T + 1):
-            ph = pr.phi(t - 1, u[-1])
-            rt = W[t] / W[t - 1]
-            r.append(rt)
-            u.append(rt * ph)
-            a.append(ph - u[-1])
-        value = _value(pr, P, W)
+        P = _products(pr.c)
+        W = _weights(P, pr.sigma2)
+        u = _recursion(pr.D, pr.c, pr.h, W, mpmath.sqrt)
+        r = [W[t] / W[t - 1] for t in range(1, pr.T + 1)]
+        a = [pr.phi(t - 1, u[t - 1]) - u[t] for t in range(1, pr.T + 1)]
+        value = _theorem_3_4(pr.D, pr.h, P, W)
     with precision(dps):
         return ShiftSolution(tuple(+x for x in u), tuple(+x for x in a),
                              tuple(+x for x in r), round_up(value, dps), dps)
-
-
-def _value(pr: ShiftProblem, P: list[mpf], W: list[mpf]) -> mpf:
-    return pr.D ** 2 * P[0] / W[0] + mpmath.fsum(pr.h[t] * P[t + 1] / W[t] for t in range(pr.T))
 
 
 def optimal_value(D: Number, c: Sequence[Number], h: Sequence[Number],
@@ -279,8 +290,8 @@ def optimal_value(D: Number, c: Sequence[Number], h: Sequence[Number],
     """
     with precision(dps + GUARD_DPS):
         pr = shift_problem(D, c, h, sigma2, REF_THM)
-        P, W = _PW(pr)
-        value = _value(pr, P, W)
+        P = _products(pr.c)
+        value = _theorem_3_4(pr.D, pr.h, P, _weights(P, pr.sigma2))
     return round_up(value, dps)
 
 
@@ -541,25 +552,14 @@ def symbolic_objective(T: int) -> tuple[sp.Expr, tuple[sp.Symbol, ...], dict[str
     return E, tuple(u), {"D": D, "c": c, "h": h, "s": s}
 
 
-def _sym_PW(c: Sequence, s: Sequence, T: int) -> tuple[list, list]:
-    P = [sp.Integer(1)] * (T + 1)
-    W = [sp.Integer(0)] * (T + 1)
-    for t in range(T - 1, -1, -1):
-        P[t] = P[t + 1] * c[t]
-        W[t] = W[t + 1] + s[t] * P[t + 1]
-    return P, W
-
-
 def symbolic_optimum(T: int) -> tuple[list[sp.Expr], sp.Expr, dict[str, object]]:
     """Closed forms as sympy expressions: ``([u*_1..u*_{T-1}], E* (Thm 3.4), symbols)``."""
     T = require_integer("T", T, REF_LEM, minimum=1)
     D, c, h, s = _symbols(T)
-    P, W = _sym_PW(c, s, T)
-    u = [D]
-    for t in range(1, T):
-        u.append(W[t] / W[t - 1] * modulus_value(c[t - 1], h[t - 1], u[-1], sp.sqrt))
-    value = D ** 2 * P[0] / W[0] + sum(h[t] * P[t + 1] / W[t] for t in range(T))
-    return u[1:], value, {"D": D, "c": c, "h": h, "s": s}
+    P = _products(c)
+    W = _weights(P, s)
+    u = _recursion(D, c, h, W, sp.sqrt)
+    return u[1:-1], _theorem_3_4(D, h, P, W), {"D": D, "c": c, "h": h, "s": s}
 
 
 def w_coordinates(T: int) -> tuple[sp.Symbol, tuple, tuple, list, list, list]:
@@ -574,9 +574,7 @@ def w_coordinates(T: int) -> tuple[sp.Symbol, tuple, tuple, list, list, list]:
     c = sp.symbols(f"c0:{T}", positive=True)
     h = sp.symbols(f"h0:{T}", nonnegative=True)
     W = [*sp.symbols(f"W0:{T}", positive=True), sp.Integer(0)]
-    P = [sp.Integer(1)] * (T + 1)
-    for t in range(T - 1, -1, -1):
-        P[t] = P[t + 1] * c[t]
+    P = _products(c)
     s = [(W[t] - W[t + 1]) / P[t + 1] for t in range(T)]
     return D, c, h, W, P, s
 
@@ -640,7 +638,7 @@ def value_identity_symbolic(T: int) -> Derivation:
     for t in range(1, T):
         q.append(modulus_value(c[t], h[t], r[t] * sp.sqrt(q[t]), sp.sqrt) ** 2)
     E = sum((1 - r[t]) ** 2 * q[t] / s[t - 1] for t in range(1, T + 1))
-    thm = D ** 2 * P[0] / W[0] + sum(h[t] * P[t + 1] / W[t] for t in range(T))
+    thm = _theorem_3_4(D, h, P, W)
     num, _den = sp.fraction(sp.together(E - thm))
     res = sp.expand(num)
     return Derivation(E, thm, res, f"T={T}: numerator of E(u*) - Theorem 3.4 value expands "

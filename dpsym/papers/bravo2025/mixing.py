@@ -45,6 +45,7 @@ __all__ = [
     "eq_9_weakly_smooth_printed",
     "eq_10",
     "eq_10_limits",
+    "eq_10_symbolic",
     "holder_constant_estimate",
     "lem_4_1",
     "lem_4_1_inequalities",
@@ -112,14 +113,38 @@ def pinsker(kl: Number, dps: int = DEFAULT_DPS) -> mpf:
     return round_up(out, dps)
 
 
+@functools.cache
+def eq_10_symbolic() -> tuple[sp.Expr, sp.Expr, dict[str, sp.Symbol]]:
+    """(10) as a sympy expression: ``(Theta, K, symbols)`` with
+    ``Theta = (M/2)^(2/(1+p)) [((1-p)/(1+p)) K]^((1-p)/(1+p))`` and
+    ``K = max{16 ln(sqrt(2e) D (M/2)^(1/(1+p))), 27}`` (the one place (10) is written;
+    :func:`eq_10` evaluates it, :func:`eq_10_limits` takes its limits)."""
+    S = printed.SYMBOLS
+    p, M, D = S["p"], S["M"], S["D"]
+    K = sp.Max(16 * sp.log(sp.sqrt(2 * sp.E) * D * (M / 2) ** (1 / (1 + p))), 27)
+    r = (1 - p) / (1 + p)
+    return (M / 2) ** (2 / (1 + p)) * (r * K) ** r, K, {"p": p, "M": M, "D": D}
+
+
+@functools.cache
+def _eq_10_evaluator() -> Callable[..., mpf]:
+    theta, _, sy = eq_10_symbolic()
+    return sp.lambdify((sy["p"], sy["M"], sy["D"]), theta, "mpmath")
+
+
 def eq_10(p: Number, M: Number, D: Number, dps: int = DEFAULT_DPS) -> mpf:
     """Theta(p, M, D) of (10):
 
         Theta = (M/2)^(2/(1+p)) [ ((1-p)/(1+p)) max{16 ln(sqrt(2e) D (M/2)^(1/(1+p))), 27} ]
                 ^((1-p)/(1+p)),
 
-    with the limit M/2 at p = 1.  Lemma 4.1 and Theorem 4.2 need 1/eta >= Theta.
-    Rounded up (a larger threshold is the safe side).
+    with the limit M/2 at p = 1 (:func:`eq_10_limits`).  Lemma 4.1 and Theorem 4.2 need
+    1/eta >= Theta.  Evaluated from :func:`eq_10_symbolic`; rounded up (a larger threshold is
+    the safe side).
+
+    >>> from dpsym.numerics import nstr
+    >>> nstr(eq_10(0, 2, 2), 10), nstr(eq_10(1, 3, 5), 10)
+    ('27.0', '1.5')
     """
     with precision(dps + GUARD_DPS):
         pv = to_mpf(p, "p", REF_10)
@@ -127,29 +152,23 @@ def eq_10(p: Number, M: Number, D: Number, dps: int = DEFAULT_DPS) -> mpf:
         Mv, Dv = to_mpf(M, "M", REF_10), to_mpf(D, "D", REF_10)
         require(Mv > 0, "M", M, "M > 0", REF_10)
         require(Dv > 0, "D", D, "D > 0 (diameter)", REF_10)
-        if pv == 1:
-            out = Mv / 2
-        else:
-            inner = max(16 * mpmath.log(mpmath.sqrt(2 * mpmath.e) * Dv
-                                        * (Mv / 2) ** (1 / (1 + pv))), mpf(27))
-            r = (1 - pv) / (1 + pv)
-            out = (Mv / 2) ** (2 / (1 + pv)) * (r * inner) ** r
+        out = Mv / 2 if pv == 1 else _eq_10_evaluator()(pv, Mv, Dv)
     return round_up(out, dps)
 
 
 def eq_10_limits() -> tuple[Derivation, Derivation]:
     """sympy: p -> 1 gives Theta -> M/2 (either branch of the max, K > 0), and p = 0 gives
     (M/2)^2 max{16 ln(sqrt(2e) D M/2), 27} (the Lipschitz case with M = 2L)."""
-    p = sp.Symbol("p", positive=True)
-    M, K = sp.symbols("M K", positive=True)
-    r = (1 - p) / (1 + p)
-    theta = (M / 2) ** (2 / (1 + p)) * (r * K) ** r
+    theta, K_expr, sy = eq_10_symbolic()
+    p, M = sy["p"], sy["M"]
+    K = sp.Symbol("K", positive=True)
+    theta = theta.subs(K_expr, K)
     lim1 = sp.limit(theta, p, 1, "-")
     d1 = Derivation(lim1, M / 2, sp.simplify(lim1 - M / 2),
                     "lim_{p->1-} (M/2)^(2/(1+p)) (((1-p)/(1+p)) K)^((1-p)/(1+p)) = M/2, K > 0")
     at0 = theta.subs(p, 0)
     d0 = Derivation(at0, (M / 2) ** 2 * K, sp.simplify(at0 - (M / 2) ** 2 * K),
-                    "p = 0: Theta = (M/2)^2 K with K = max{16 ln(sqrt(2e) D M/2), 27}")
+                    "p = 0: Theta = (M/2)^2 K with K = max{16 ln(sqrt(2e) D M/2), 27} at p = 0")
     return d1, d0
 
 

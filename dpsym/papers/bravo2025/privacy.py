@@ -67,6 +67,7 @@ __all__ = [
     "def_a_16",
     "eq_22",
     "eq_22_conversion",
+    "eq_22_derived",
     "eq_22_eta_growth",
     "eq_22_symbolic",
     "eq_23_alpha_star_floor",
@@ -352,7 +353,7 @@ def thm_5_2(alpha: Number, L: Number, n: Number, b: Number, eta: Number, sigma: 
         # (17): Cor. 3.7 (ln form) over the last Tbar steps with sigma_j^2 = eta^2 sigma^2/2.
         h = weakly_smooth(ev, pv, Mv, dps=mpmath.mp.dps).h
         pabi = cor_3_7(a, ev ** 2 * sv ** 2 / 2, Dv, tbar, h, form="log", dps=mpmath.mp.dps)
-        out = a / sv ** 2 * 16 * Lv ** 2 * tbar / nn ** 2 + pabi
+        out = composition_bound(a, Lv, nn, sv, tbar, dps=mpmath.mp.dps) + pabi
     return round_up(out, dps)
 
 
@@ -665,10 +666,11 @@ def eq_22(L: Number, n: Number, b: Number, eta: Number, sigma: Number, D: Number
     >>> nstr(eps, 8), nstr(alpha, 8), valid
     ('85.979533', '1.5235608', True)
     """
+    crit, val, syms, _ = eq_22_derived()
+    f_alpha, f_eps = (sp.lambdify(syms, e, "mpmath") for e in (crit, val))
     with precision(dps + GUARD_DPS):
         A, sv, ell = _eq_22_inputs(L, n, b, eta, sigma, D, beta, Tbar, delta)
-        alpha = 1 + sv * mpmath.sqrt(ell / A)
-        eps = A / sv ** 2 + 2 / sv * mpmath.sqrt(ell * A)
+        alpha, eps = f_alpha(A, sv, ell), f_eps(A, sv, ell)
         valid = alpha <= thm_5_4_alpha_star(L, n, b, sigma, dps=mpmath.mp.dps)
     return round_up(eps, dps), +alpha, bool(valid)
 
@@ -678,9 +680,10 @@ def eq_22_conversion(L: Number, n: Number, b: Number, eta: Number, sigma: Number
     """The eps of (22) recomputed by Mironov's conversion (2017, Prop. 3) of the RDP
     alpha A / sigma^2 of Theorem 5.4 at the alpha (22) chooses
     (:func:`dpsym.rdp.conversions.epsilon_from_rdp`): a second path to (22).  Rounded up."""
+    f_alpha = sp.lambdify(eq_22_derived()[2], eq_22_derived()[0], "mpmath")
     with precision(dps + GUARD_DPS):
         A, sv, ell = _eq_22_inputs(L, n, b, eta, sigma, D, beta, Tbar, delta)
-        alpha = 1 + sv * mpmath.sqrt(ell / A)
+        alpha = f_alpha(A, sv, ell)
         eps = epsilon_from_rdp(alpha, alpha * A / sv ** 2, mpmath.exp(-ell),
                                conversion="mironov2017", dps=dps + GUARD_DPS)
     return round_up(eps, dps)
@@ -1058,16 +1061,25 @@ def thm_5_4_symbolic() -> list[Derivation]:
     return out
 
 
-def eq_22_symbolic() -> list[Derivation]:
-    """(22) (sympy): argmin_alpha alpha A/sigma^2 + l/(alpha - 1) = 1 + sigma sqrt(l/A) and
-    the value A/sigma^2 + 2 sqrt(A l)/sigma (l = ln(1/delta))."""
+@functools.cache
+def eq_22_derived() -> tuple[sp.Expr, sp.Expr, tuple[sp.Symbol, sp.Symbol, sp.Symbol], list]:
+    """(22) derived by sympy: Mironov's eps(alpha) = alpha A/sigma^2 + l/(alpha - 1)
+    (l = ln(1/delta)) minimised over alpha > 1.  Returns ``(alpha*, eps at alpha*, (A, sigma,
+    l), all critical points)``; :func:`eq_22` evaluates these expressions."""
     al = sp.Symbol("alpha", positive=True)
     A, sigma, ell = sp.symbols("A sigma ell", positive=True)
     f = al * A / sigma ** 2 + ell / (al - 1)
-    crit = [r for r in sp.solve(sp.diff(f, al), al) if sp.simplify(r - 1).is_positive]
+    crits = sp.solve(sp.diff(f, al), al)
+    crit = next(r for r in crits if sp.simplify(r - 1).is_positive)
+    return crit, sp.simplify(f.subs(al, crit)), (A, sigma, ell), crits
+
+
+def eq_22_symbolic() -> list[Derivation]:
+    """(22) (sympy): argmin_alpha alpha A/sigma^2 + l/(alpha - 1) = 1 + sigma sqrt(l/A) and
+    the value A/sigma^2 + 2 sqrt(A l)/sigma (l = ln(1/delta)), the paper's expressions."""
+    crit, val, (A, sigma, ell), crits = eq_22_derived()
     target = 1 + sigma * sp.sqrt(ell / A)
-    out = [Derivation(crit[0], target, sp.simplify(crit[0] - target), f"critical points {crit}")]
-    val = sp.simplify(f.subs(al, crit[0]))
+    out = [Derivation(crit, target, sp.simplify(crit - target), f"critical points {crits}")]
     tv = A / sigma ** 2 + 2 * sp.sqrt(A * ell) / sigma
     out.append(Derivation(val, tv, sp.simplify(val - tv), "value (22)"))
     return out
