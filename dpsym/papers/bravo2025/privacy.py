@@ -1079,7 +1079,8 @@ def eq_22_symbolic() -> list[Derivation]:
     the value A/sigma^2 + 2 sqrt(A l)/sigma (l = ln(1/delta)), the paper's expressions."""
     crit, val, (A, sigma, ell), crits = eq_22_derived()
     target = 1 + sigma * sp.sqrt(ell / A)
-    out = [Derivation(crit, target, sp.simplify(crit - target), f"critical points {crits}")]
+    out = [Derivation(crit, target, sp.simplify(crit - target),
+                      f"critical points {crits}; the one above 1 is {crit}")]
     tv = A / sigma ** 2 + 2 * sp.sqrt(A * ell) / sigma
     out.append(Derivation(val, tv, sp.simplify(val - tv), "value (22)"))
     return out
