@@ -101,6 +101,16 @@ PAPERS: tuple[Paper, ...] = (
         chapters="tran2022",
         venue="NeurIPS 2022",
     ),
+    Paper(
+        id="liang2025",
+        authors="Hao Liang, Wanrong Zhang, Xinlei He, Kaishun Wu, Hong Xing",
+        short="Liang et al. 2025",
+        title="An Improved Privacy and Utility Analysis of Differentially Private SGD with "
+              "Bounded Domain and Smooth Losses",
+        arxiv="2502.17772",
+        year=2025,
+        chapters="liang2025",
+    ),
 )
 
 _BY_ID = {p.id: p for p in PAPERS}

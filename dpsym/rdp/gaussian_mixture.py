@@ -29,6 +29,15 @@ X = N_{Delta mu}/N_0 - 1, Y = N_{Delta mu'}/N_0 - 1 under N_0 = N(0, sigma~^2 I)
     F_alpha(q) = E_{N_0} [ (1 + q X)^alpha (1 + q Y)^(1 - alpha) ],
 
 evaluated by :func:`F` by two-dimensional quadrature for a given pair of shifts.
+
+The sampled Gaussian mechanism in its two orders (add/remove adjacency, noise multiplier
+sigma, sampling rate q): the mixture-first order D_alpha((1-q) N_0 + q N_1 || N_0) is
+:func:`dpsym.rdp.poisson_gaussian_rdp` (MTZ19); the mixture-second order
+D_alpha(N_0 || (1-q) N_0 + q N_1) is :func:`renyi_gaussian_vs_mixture` (quadrature).
+:func:`sgm_alpha_star` is the order range alpha <= alpha*(q, sigma) on which Mironov,
+Talwar & Zhang 2019, Thm 11 bound both by 2 alpha q^2 / sigma^2.  :func:`sgm_hockey_stick`
+and :func:`sgm_epsilon` give the exact privacy profile delta(eps) of one step in either
+order (closed form in Phi).
 """
 
 from __future__ import annotations
@@ -39,7 +48,15 @@ import mpmath
 from mpmath import mp, mpf
 
 from dpsym.errors import require
-from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, to_mpf
+from dpsym.numerics import (
+    DEFAULT_DPS,
+    GUARD_DPS,
+    Number,
+    find_root,
+    precision,
+    round_down,
+    to_mpf,
+)
 from dpsym.rdp.subsampled_gaussian import log_a_frac, log_a_int
 
 __all__ = [
@@ -52,6 +69,11 @@ __all__ = [
     "M",
     "log_H",
     "moment_M",
+    "renyi_gaussian_vs_mixture",
+    "sgm_alpha_star",
+    "sgm_alpha_star_conditions",
+    "sgm_epsilon",
+    "sgm_hockey_stick",
 ]
 
 REF = "Birrell et al. 2024"
@@ -358,3 +380,200 @@ def H_minus_1_by_definition(alpha: Number, sigma: Number, q: Number, *, dps: int
         val = mpmath.quad(f, [mpmath.ninf, -10, *pts, pts[-1] + 12, mpmath.inf])
     with precision(dps):
         return +val
+
+
+# --- the sampled Gaussian mechanism: the mixture-second order and alpha*(q, sigma) ------------
+
+REF_SGM = "Mironov, Talwar & Zhang 2019"
+
+
+def renyi_gaussian_vs_mixture(alpha: Number, q: Number, sigma: Number, *,
+                              dps: int = DEFAULT_DPS) -> mpf:
+    """D_alpha( N(0, sigma^2) || (1 - q) N(0, sigma^2) + q N(1, sigma^2) ), real alpha > 1.
+
+    The mixture-second order of the sampled Gaussian mechanism (the order Lemma A.9's
+    convexity in the second argument controls).  With L(z) = exp((2z - 1)/(2 sigma^2)) the
+    likelihood ratio N(1, s^2)/N(0, s^2) and w = 1 + q (L - 1),
+
+        exp((alpha - 1) D) = E_{N(0, s^2)} [ w^(1 - alpha) ],
+
+    and since E[w - 1] = 0 the integrand w^(1-alpha) - 1 - (1-alpha)(w-1) >= 0 (convexity)
+    is integrated instead, with log10(1/q) extra digits for its cancellation at small q,
+    split at z = 0, 1/2 and the crossing z0 = 1/2 + s^2 log((1-q)/q) where q L = 1 - q.
+    The quadrature's error estimate must be below 10^-(dps+2) of the value, else it
+    raises.  Not rounded: a divergence of a specific pair, not a bound.  The other order
+    is :func:`dpsym.rdp.poisson_gaussian_rdp` (it dominates, MTZ19 Thm 5).
+
+    >>> from dpsym.numerics import nstr
+    >>> nstr(renyi_gaussian_vs_mixture(10, "0.01", "0.5", dps=30), 15)
+    '0.00360096058852337'
+    """
+    ref = REF_SGM + ", Sec. 3 (mixture-second order)"
+    with precision(dps + GUARD_DPS):
+        a, s, qv = _alpha(alpha, ref), _sigma(sigma, ref), to_mpf(q, "q", ref)
+        require(0 <= qv <= 1, "q", q, "0 <= q <= 1 (a sampling probability)", ref)
+        if qv == 0:
+            return mpf(0)
+        extra = int(max(0, -mpmath.log10(qv))) + GUARD_DPS
+        s2 = s * s
+        z0 = mpf(1) / 2 + s2 * (mpmath.log1p(-qv) - mpmath.log(qv)) if qv < 1 else mpf(0)
+        pts = sorted({mpf(0), mpf(1) / 2, z0, z0 - 2 * s, z0 + 2 * s, -8 * s, 1 + 8 * s})
+
+        def integral(scale: mpf) -> tuple[mpf, mpf]:
+            def f(z: mpf) -> mpf:
+                with mp.workdps(mp.dps + extra):
+                    x = qv * mpmath.expm1((2 * z - 1) / (2 * s2))
+                    g = mpmath.expm1((1 - a) * mpmath.log1p(x)) - (1 - a) * x
+                    out = mpmath.npdf(z, 0, s) * g / scale
+                return +out
+
+            return mpmath.quad(f, [mpmath.ninf, *pts, mpmath.inf], error=True, maxdegree=10)
+
+        # mpmath.quad's error estimate is absolute: a 15-digit pass gives the scale that
+        # makes the integral O(1), so the accepted estimate is a relative one.
+        with mp.workdps(15):
+            rough, _ = integral(mpf(1))
+        require(rough > 0, "q", q, "a non-degenerate mixture (integral > 0)", ref)
+        val, err = integral(rough)
+        require(val > 0 and err <= mpf(10) ** (-(dps + 2)) * val, "dps", dps,
+                f"quadrature converged to {dps} digits (error estimate {mpmath.nstr(err, 3)})",
+                ref)
+        out = mpmath.log1p(val * rough) / (a - 1)
+    with precision(dps):
+        return +out
+
+
+def sgm_alpha_star_conditions(alpha: Number, q: Number, sigma: Number, *,
+                              dps: int = DEFAULT_DPS) -> tuple[mpf, mpf]:
+    """Slacks (g1, g2) of the two order conditions of MTZ19, Thm 11 (as restated, e.g., in
+    Liang et al. 2025, Lemma A.12, eq. (36)); alpha is admissible iff both are >= 0:
+
+        g1 = K sigma^2 / 2 - 2 log sigma - alpha,
+        g2 = (K^2 sigma^2 / 2 - log 5 - 2 log sigma) / (K + log(q alpha) + 1/(2 sigma^2)) - alpha,
+
+    with K = log(1 + 1/(q (alpha - 1))).  The denominator of g2 equals
+    log(q alpha + alpha/(alpha - 1)) + 1/(2 sigma^2) > 0, so g2 is always defined.
+    """
+    ref = REF_SGM + ", Thm 11"
+    with precision(dps + GUARD_DPS):
+        a = _alpha(alpha, ref)
+        qv, s = to_mpf(q, "q", ref), _sigma(sigma, ref)
+        require(0 < qv <= 1, "q", q, "0 < q <= 1", ref)
+        s2 = s * s
+        K = mpmath.log1p(1 / (qv * (a - 1)))
+        g1 = K * s2 / 2 - 2 * mpmath.log(s) - a
+        g2 = ((K * K * s2 / 2 - mpmath.log(5) - 2 * mpmath.log(s))
+              / (K + mpmath.log(qv * a) + 1 / (2 * s2)) - a)
+    with precision(dps):
+        return +g1, +g2
+
+
+def sgm_alpha_star(q: Number, sigma: Number, *, dps: int = DEFAULT_DPS) -> mpf:
+    """alpha*(q, sigma): every alpha in (1, alpha*] satisfies both conditions of MTZ19,
+    Thm 11, so the sampled Gaussian mechanism is (alpha, 2 alpha q^2/sigma^2)-RDP there.
+
+    Hypotheses q <= 1/5 and sigma >= 4 (the theorem's).  Both slacks are positive as
+    alpha -> 1+ (K -> infinity); alpha* is the *first* alpha at which one of them reaches 0
+    (papers say "the largest alpha satisfying both"; the first crossing is the safe reading
+    when the feasible set is not an interval).  Found by a geometric scan in alpha - 1 and
+    root finding; rounded *down* (fewer orders certified, never more).
+
+    >>> from dpsym.numerics import nstr
+    >>> nstr(sgm_alpha_star("0.01", 5, dps=30), 8)
+    '19.816629'
+    """
+    ref = REF_SGM + ", Thm 11"
+    with precision(dps + GUARD_DPS):
+        qv = to_mpf(q, "q", ref)
+        require(0 < qv <= mpf(1) / 5, "q", q, "0 < q <= 1/5", ref)
+        s = to_mpf(sigma, "sigma", ref)
+        require(s >= 4, "sigma", sigma, "sigma >= 4", ref)
+
+        def slack(x: mpf) -> mpf:
+            g1, g2 = sgm_alpha_star_conditions(1 + x, qv, s, dps=mp.dps)
+            return min(g1, g2)
+
+        lo = mpf(10) ** -8
+        require(slack(lo) > 0, "sigma", sigma, "some alpha > 1 admissible", ref)
+        hi = lo
+        while slack(hi) > 0:
+            lo, hi = hi, hi * mpf("1.25")
+            require(hi < mpf(10) ** 12, "sigma", sigma, "alpha* < 1e12", ref)
+        x = find_root(slack, lo, hi, lower=lo, upper=hi, side="lower")
+        out = 1 + x
+    return round_down(out, dps)
+
+
+def _sgm_orders(order: str, ref: str) -> None:
+    require(order in ("first", "second"), "order", order, "'first' or 'second' (mixture)", ref)
+
+
+def _hockey_stick(e: mpf, qv: mpf, m: mpf, order: str) -> mpf:
+    """E_{e^eps}(P || Q) at the current precision; m = 1/sigma is the normalised shift."""
+    ee = mpmath.exp(e)
+    if order == "first":  # P = (1-q) N(0,1) + q N(m,1), Q = N(0,1): region x > x*
+        x = (mpmath.log((ee - 1 + qv) / qv) + m * m / 2) / m
+        return qv * mpmath.ncdf(m - x) - (ee - 1 + qv) * mpmath.ncdf(-x)
+    # P = N(0,1), Q = mixture: region x < x*, empty when e^-eps <= 1 - q
+    r = (mpmath.exp(-e) - 1 + qv) / qv
+    if r <= 0:
+        return mpf(0)
+    x = (mpmath.log(r) + m * m / 2) / m
+    return (1 - ee * (1 - qv)) * mpmath.ncdf(x) - ee * qv * mpmath.ncdf(x - m)
+
+
+def sgm_hockey_stick(eps: Number, q: Number, sigma: Number, *, order: str = "first",
+                     dps: int = DEFAULT_DPS) -> mpf:
+    """delta(eps) = sup_A P(A) - e^eps Q(A) for one sampled Gaussian step, exactly.
+
+    ``order="first"``: P = (1-q) N(0, s^2) + q N(1, s^2), Q = N(0, s^2) (the dominating
+    order); ``"second"``: P = N(0, s^2), Q = the mixture.  The likelihood ratio is monotone
+    in x, so the optimal set is a half-line and
+    ``delta = q Phi(m - x*) - (e^eps - 1 + q) Phi(-x*)`` with
+    ``x* = (log((e^eps - 1 + q)/q) + m^2/2)/m``, ``m = 1/sigma`` (first order); similarly for
+    the second.  Computed with log10(1/delta)-proportional extra digits against the
+    cancellation; unrounded (an exact profile, not a bound).
+
+    >>> from dpsym.numerics import nstr
+    >>> nstr(sgm_hockey_stick(1, "0.01", "0.5", dps=30), 12)
+    '0.000273637492249'
+    """
+    ref = REF_SGM + " (privacy profile of one step)"
+    _sgm_orders(order, ref)
+    with precision(dps + GUARD_DPS):
+        e, qv, s = to_mpf(eps, "eps", ref), to_mpf(q, "q", ref), _sigma(sigma, ref)
+        require(e >= 0, "eps", eps, "eps >= 0", ref)
+        require(0 < qv <= 1, "q", q, "0 < q <= 1", ref)
+        rough = _hockey_stick(e, qv, 1 / s, order)
+    extra = 0 if rough <= 0 else max(0, int(-mpmath.log10(rough)))
+    with precision(dps + GUARD_DPS + extra):
+        out = _hockey_stick(to_mpf(eps), to_mpf(q), 1 / to_mpf(sigma), order)
+    with precision(dps):
+        return +max(out, mpf(0))
+
+
+def sgm_epsilon(delta: Number, q: Number, sigma: Number, *, order: str = "first",
+                dps: int = DEFAULT_DPS) -> mpf:
+    """The smallest eps >= 0 with delta(eps) <= delta for one sampled Gaussian step, exactly
+    (root of :func:`sgm_hockey_stick`; 0 when delta(0) <= delta).  Unrounded.
+
+    >>> from dpsym.numerics import nstr
+    >>> nstr(sgm_epsilon("1e-5", "0.01", "0.5", dps=30), 12)
+    '3.02535780548'
+    """
+    ref = REF_SGM + " (privacy profile of one step)"
+    _sgm_orders(order, ref)
+    with precision(dps + GUARD_DPS):
+        d = to_mpf(delta, "delta", ref)
+        require(0 < d < 1, "delta", delta, "0 < delta < 1", ref)
+        qv, s = to_mpf(q, "q", ref), _sigma(sigma, ref)
+
+        def f(e: mpf) -> mpf:
+            h = sgm_hockey_stick(e, qv, s, order=order, dps=mp.dps)
+            return (mpmath.log(h) if h > 0 else -mpf(10) ** 6) - mpmath.log(d)
+
+        if f(mpf(0)) <= 0:
+            return mpf(0)
+        out = find_root(f, mpf(0), mpf(1), lower=mpf(0))
+    with precision(dps):
+        return +out
