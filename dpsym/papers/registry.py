@@ -92,16 +92,6 @@ PAPERS: tuple[Paper, ...] = (
         chapters="bravo2025",
     ),
     Paper(
-        id="tran2022",
-        authors="Hoang Tran, Ashok Cutkosky",
-        short="Tran & Cutkosky 2022",
-        title="Momentum Aggregation for Private Non-convex ERM",
-        arxiv="2210.06328",
-        year=2022,
-        chapters="tran2022",
-        venue="NeurIPS 2022",
-    ),
-    Paper(
         id="liang2025",
         authors="Hao Liang, Wanrong Zhang, Xinlei He, Kaishun Wu, Hong Xing",
         short="Liang et al. 2025",
@@ -110,6 +100,16 @@ PAPERS: tuple[Paper, ...] = (
         arxiv="2502.17772",
         year=2025,
         chapters="liang2025",
+    ),
+    Paper(
+        id="tran2022",
+        authors="Hoang Tran, Ashok Cutkosky",
+        short="Tran & Cutkosky 2022",
+        title="Momentum Aggregation for Private Non-convex ERM",
+        arxiv="2210.06328",
+        year=2022,
+        chapters="tran2022",
+        venue="NeurIPS 2022",
     ),
 )
 
