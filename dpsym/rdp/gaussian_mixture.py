@@ -468,11 +468,14 @@ def sgm_alpha_star_conditions(alpha: Number, q: Number, sigma: Number, *,
         return +g1, +g2
 
 
-def sgm_alpha_star(q: Number, sigma: Number, *, dps: int = DEFAULT_DPS) -> mpf:
+def sgm_alpha_star(q: Number, sigma: Number, *, dps: int = DEFAULT_DPS,
+                   hypothesis_q: bool = True) -> mpf:
     """alpha*(q, sigma): every alpha in (1, alpha*] satisfies both conditions of MTZ19,
     Thm 11, so the sampled Gaussian mechanism is (alpha, 2 alpha q^2/sigma^2)-RDP there.
 
-    Hypotheses q <= 1/5 and sigma >= 4 (the theorem's).  Both slacks are positive as
+    Hypotheses q <= 1/5 and sigma >= 4 (the theorem's); ``hypothesis_q=False`` drops the
+    first (any 0 < q < 1), to examine the conditions where a paper applies the theorem
+    outside its range (the result is then no longer a certified order).  Both slacks are positive as
     alpha -> 1+ (K -> infinity); alpha* is the *first* alpha at which one of them reaches 0
     (papers say "the largest alpha satisfying both"; the first crossing is the safe reading
     when the feasible set is not an interval).  Found by a geometric scan in alpha - 1 and
@@ -485,7 +488,10 @@ def sgm_alpha_star(q: Number, sigma: Number, *, dps: int = DEFAULT_DPS) -> mpf:
     ref = REF_SGM + ", Thm 11"
     with precision(dps + GUARD_DPS):
         qv = to_mpf(q, "q", ref)
-        require(0 < qv <= mpf(1) / 5, "q", q, "0 < q <= 1/5", ref)
+        if hypothesis_q:
+            require(0 < qv <= mpf(1) / 5, "q", q, "0 < q <= 1/5", ref)
+        else:
+            require(0 < qv < 1, "q", q, "0 < q < 1", ref)
         s = to_mpf(sigma, "sigma", ref)
         require(s >= 4, "sigma", sigma, "sigma >= 4", ref)
 
