@@ -41,6 +41,7 @@ The formula (44) lives in :func:`M_terms`: the numeric :func:`M`, the sympy expr
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable
 from math import comb
 
@@ -55,6 +56,7 @@ from dpsym.rdp.subsampled_gaussian import log_a_frac, log_a_int
 
 __all__ = [
     "B_abs_moment",
+    "B_abs_moment_float64",
     "B_tilde",
     "F",
     "F_minus_1",
@@ -69,6 +71,8 @@ __all__ = [
     "M_float64",
     "M_terms",
     "b_tilde_from",
+    "gaussian_ratio_minus_1",
+    "log_F_collinear_float64",
     "log_H",
     "moment_M",
     "sigma_symbol",
@@ -326,38 +330,84 @@ def B_tilde(sigma: Number, j: int, *, dps: int = DEFAULT_DPS) -> mpf:
         return +out
 
 
+def gaussian_ratio_minus_1(d: object, z: object, lib: object = mpmath) -> object:
+    """N(d, 1)/N(0, 1) - 1 at z, i.e. e^{d z - d^2/2} - 1 (``lib`` = mpmath or numpy).
+
+    The likelihood ratio of two unit-variance Gaussians d standard deviations apart; the
+    L - 1 of (8), (42) and (45) is d = 2/sigma.
+    """
+    return lib.expm1(d * z - d * d / 2)
+
+
 def B_abs_moment(sigma: Number, j: Number, *, dps: int = 30) -> mpf:
-    """B_{sigma,j} = E|L - 1|^j of eq. (45) by quadrature (a cross-check of (47))."""
+    """B_{sigma,j} = E|L - 1|^j of eq. (45) by quadrature (a cross-check of (47)).
+
+    It is also D_chi^j(N(1, sigma^2/4) || N(0, sigma^2/4)) (70), the chi^j divergence of two
+    Gaussians 2/sigma standard deviations apart.
+    """
     ref = REF + ", eq. (45)"
     with precision(dps + GUARD_DPS):
         s = _sigma(sigma, ref)
         jv = to_mpf(j, "j", ref)
         require(jv >= 0, "j", j, "j >= 0", ref)
-        # L = 1 at Z = 1/sigma: split there, where |L - 1|^j has its kink.
-        def f(z: mpf) -> mpf:
-            return abs(mpmath.expm1(2 * z / s - 2 / (s * s))) ** jv * mpmath.npdf(z)
+        d = 2 / s
 
+        def f(z: mpf) -> mpf:
+            return abs(gaussian_ratio_minus_1(d, z)) ** jv * mpmath.npdf(z)
+
+        # L = 1 at Z = 1/sigma: split there, where |L - 1|^j has its kink.
         z1 = 1 / s
         out = mpmath.quad(f, [mpmath.ninf, z1 - 8, z1, z1 + 8, z1 + 4 * jv / s + 8, mpmath.inf])
     with precision(dps):
         return +out
 
 
+def B_abs_moment_float64(sigma: float, j: float) -> float:
+    """:func:`B_abs_moment` in float64 (scipy quadrature of the same integrand), for scans."""
+    import scipy.integrate as si
+
+    s, jv = float(sigma), float(j)
+    d, z1 = 2 / s, 1 / s
+
+    def f(z: float) -> float:
+        u = d * z - d * d / 2
+        # log|L - 1| without overflow (|e^u - 1| = e^u (1 - e^-u) for large u)
+        lx = u + np.log1p(-np.exp(-u)) if u > 30 else np.log(abs(gaussian_ratio_minus_1(
+            d, z, np)) or 1e-320)
+        return float(np.exp(jv * lx - z * z / 2) / np.sqrt(2 * np.pi))
+
+    top = z1 + d * jv + 40  # the integrand peaks near z = d j
+    pts = [-40.0, z1 - 8, z1, z1 + 8, z1 + d * jv, top]
+    pts = sorted(set(pts))
+    return float(sum(si.quad(f, lo, hi, epsabs=0, epsrel=1e-11, limit=200)[0]
+                     for lo, hi in itertools.pairwise(pts)))
+
+
 # --- replace-one F_alpha(q), eq. (61) --------------------------------------------------
 
 
 def _f_integrand(a: object, s: object, qv: object, r1: object, r2: object, phi: object,
-                 minus_one: bool, lib: object = mpmath):
+                 minus_one: bool | str, lib: object = mpmath):
     """The integrand of (61) in z = theta / sigma~, z ~ N(0, I_2), for ``lib`` = mpmath
-    (scalars) or numpy (arrays, float64): the one place (61) is written."""
+    (scalars) or numpy (arrays, float64): the one place (61) is written.  ``minus_one``:
+    False gives the integrand, True the integrand minus its mean-zero linear term
+    (for F - 1), ``"log"`` its logarithm."""
     # units where r_t = 1 and sigma~ = sigma/2 (eq. (37))
     sd = s / 2
     ax, bx, by = r1 / sd, r2 * lib.cos(phi) / sd, r2 * lib.sin(phi) / sd
     ca, cb = (ax * ax) / 2, (bx * bx + by * by) / 2
 
     def f(z1: object, z2: object) -> object:
-        x = lib.expm1(ax * z1 - ca)
-        y = lib.expm1(bx * z1 + by * z2 - cb)
+        u, v = ax * z1 - ca, bx * z1 + by * z2 - cb
+        if minus_one == "log":
+            # log(1 - q + q e^u) without overflow; mpmath's exponent range needs no care
+            lq = lib.log(qv) if lib is mpmath else np.log(qv)
+            if lib is mpmath:
+                return a * mpmath.log1p(qv * mpmath.expm1(u)) + (1 - a) * mpmath.log1p(
+                    qv * mpmath.expm1(v))
+            l1q = np.log1p(-qv)
+            return a * np.logaddexp(l1q, lq + u) + (1 - a) * np.logaddexp(l1q, lq + v)
+        x, y = lib.expm1(u), lib.expm1(v)
         lg = a * lib.log1p(qv * x) + (1 - a) * lib.log1p(qv * y)
         # the subtracted linear term has mean zero: F - 1 keeps its relative precision
         return lib.expm1(lg) - qv * (a * x + (1 - a) * y) if minus_one else lib.exp(lg)
@@ -444,11 +494,51 @@ def F_minus_1_collinear(alpha: Number, sigma: Number, q: Number, *, rho1: Number
         phi = mpmath.pi if antiparallel else mpf(0)
         f2 = _f_integrand(a, s, qv, r1, r2, phi, True)
         peak = a * max(r1, r2) * 2 / s
-        pts = sorted({mpf(-40), mpf(-10), mpf(0), mpf(10), mpf(40),
-                      *(peak + d for d in (-30, -10, -3, 0, 3, 10, 30))})
+        pts = sorted({mpf(-12), mpf(0), mpf(12), *((peak - 12, peak, peak + 12) if peak > 12
+                                                    else ())})
         out = mpmath.quad(lambda z: f2(z, 0) * mpmath.npdf(z), [mpmath.ninf, *pts, mpmath.inf])
     with precision(dps):
         return +out
+
+
+@functools.cache
+def _hermgauss(n: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.polynomial.hermite.hermgauss(n)
+
+
+def log_F_collinear_float64(alpha: float, sigma: float, q: float, rho1: float = 0.5,
+                            rho2: float = 0.5, antiparallel: bool = True) -> float:
+    """log F_alpha(q) of eq. (61) for collinear shifts in float64 (scipy quadrature).
+
+    For searches: the integrand of :func:`F` at z2 = 0, integrated around its peak in log
+    space (so alpha = 256 at sigma = 1, where F ~ 1e13931, does not overflow); below
+    log F = 1e-3, Gauss-Hermite quadrature of the integrand minus its linear term gives
+    F - 1 to ~1e-12 relative.  Confirm a search's findings with
+    :func:`F_minus_1_collinear`.
+    """
+    import scipy.integrate as si
+
+    phi = np.pi if antiparallel else 0.0
+    args = (float(alpha), float(sigma), float(q), float(rho1), float(rho2), phi)
+    # small F - 1: the integrand minus its linear term is smooth near z = 0, where
+    # Gauss-Hermite (200 nodes) integrates it to ~1e-13 relative
+    x, w = _hermgauss(200)
+    f1 = _f_integrand(*args, True, np)
+    with np.errstate(over="ignore", invalid="ignore"):
+        small = np.log1p(np.dot(w, f1(np.sqrt(2.0) * x, 0.0)) / np.sqrt(np.pi))
+    if np.isfinite(small) and small <= 1e-3:
+        return float(small)
+    lg = _f_integrand(*args, "log", np)
+    peak = float(alpha) * max(float(rho1), float(rho2)) * 2 / float(sigma)
+    grid = np.linspace(-12.0, max(12.0, peak + 12.0), 4001)
+    g = lg(grid, 0.0) - grid**2 / 2
+    top = float(np.max(g))
+    zs = float(grid[int(np.argmax(g))])
+    bounds = [-np.inf, *sorted({-12.0, 0.0, 12.0, zs - 6, zs, zs + 6}), np.inf]
+    total = sum(si.quad(lambda z: np.exp(lg(z, 0.0) - z * z / 2 - top), lo, hi, epsabs=0,
+                        epsrel=1e-12, limit=200)[0]
+                for lo, hi in itertools.pairwise(bounds))
+    return float(top + np.log(total) - 0.5 * np.log(2 * np.pi))
 
 
 def F_minus_1_float64(alpha: float, sigma: float, q: float, rho1: object, rho2: object,
@@ -460,7 +550,7 @@ def F_minus_1_float64(alpha: float, sigma: float, q: float, rho1: object, rho2: 
     configurations (relative error ~1e-12 where the integrand is smooth on the nodes'
     range); confirm what a scan finds with :func:`F_minus_1` or :func:`F_minus_1_collinear`.
     """
-    x, w = np.polynomial.hermite.hermgauss(nodes)
+    x, w = _hermgauss(nodes)
     z = np.sqrt(2.0) * x
     w = w / np.sqrt(np.pi)
     r1, r2, ph = np.broadcast_arrays(np.asarray(rho1, float), np.asarray(rho2, float),
@@ -490,7 +580,7 @@ def H_minus_1_by_definition(alpha: Number, sigma: Number, q: Number, *, dps: int
         a, s, qv = _alpha(alpha, ref), _sigma(sigma, ref), _q(q, ref)
 
         def f(z: mpf) -> mpf:
-            x = mpmath.expm1(2 * z / s - 2 / (s * s))
+            x = gaussian_ratio_minus_1(2 / s, z)
             return (mpmath.expm1(a * mpmath.log1p(qv * x)) - a * qv * x) * mpmath.npdf(z)
 
         pts = sorted({mpf(0), 1 / s, 2 * a / s, 2 * a / s + 2 * s * mpmath.log(1 / qv) / 4})

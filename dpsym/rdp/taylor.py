@@ -56,6 +56,7 @@ __all__ = [
     "replace_one_lead",
     "replace_one_moment",
     "second_derivative_max",
+    "second_derivative_max_value",
     "symbolic_M",
 ]
 
@@ -194,9 +195,32 @@ def replace_one_lead(scheme: str = "fswor") -> sp.Expr:
     return sp.expand(second_derivative_max(scheme) / 2)
 
 
-@functools.cache
-def _lead_fn(scheme: str) -> Callable[[mpf], mpf]:
-    return sp.lambdify(sigma_s, replace_one_lead(scheme), "mpmath")
+def second_derivative_max_value(sigma: Number, scheme: str = "fswor", *,
+                                dps: int = DEFAULT_DPS) -> mpf:
+    """:func:`second_derivative_max` as a number: (67)/(alpha(alpha-1)) evaluated at the
+    corner |a| = |b| = r_norm with the least admissible inner product (the accountants'
+    q^2 terms are half of it).
+
+    >>> from dpsym.numerics import nstr
+    >>> nstr(second_derivative_max_value(6, "fswor", dps=30), 12)
+    '0.120782647963'
+    """
+    ref = REF + ", eqs. (69), (96), (136)"
+    require(scheme in SHIFT_CONSTRAINTS, "scheme", scheme,
+            f"scheme in {tuple(SHIFT_CONSTRAINTS)}", ref)
+    rn, rd = (mpf(sp.Rational(x).p) / sp.Rational(x).q for x in SHIFT_CONSTRAINTS[scheme])
+    with precision(dps + GUARD_DPS):
+        s = to_mpf(sigma, "sigma", ref)
+        require(s > 0, "sigma", sigma, "sigma > 0", ref)
+        out = _g(rn, rn, (s / 2) ** 2, rd)
+    with precision(dps):
+        return +out
+
+
+def _lead_value(s: mpf, scheme: str) -> mpf:
+    """The q^2 coefficient / (alpha(alpha-1)) at the current precision (half of (67)'s max)."""
+    rn, rd = (mpf(sp.Rational(x).p) / sp.Rational(x).q for x in SHIFT_CONSTRAINTS[scheme])
+    return _g(rn, rn, (s / 2) ** 2, rd) / 2
 
 
 # ---------------------------------------------------------------------------------------
@@ -444,7 +468,7 @@ def fswor_replace_one_rdp(alpha: Number, sigma: Number, q: Number, m: int = 4, *
         t = _steps(steps, ref)
         if qv == 0:
             return mpf(0)
-        lead = _lead_fn("fswor")(s)
+        lead = _lead_value(s, "fswor")
         out = _ro_arg_minus_1(a, s, qv, mm, lead, lambda k: _f_tilde(a, s, k), s)
         return _finish(out, a, t, dps)
 
@@ -498,7 +522,7 @@ def poisson_replace_one_rdp(alpha: Number, sigma: Number, q: Number, m: int = 4,
         t = _steps(steps, ref)
         if qv == 0:
             return mpf(0)
-        lead = _lead_fn("poisson")(s)
+        lead = _lead_value(s, "poisson")
         if variant == "paper":
             ft = lambda k: _f_tilde(a, 2 * s, k)  # noqa: E731
         else:
@@ -513,6 +537,8 @@ def poisson_replace_one_rdp(alpha: Number, sigma: Number, q: Number, m: int = 4,
 
 
 def _g(r1: mpf, r2: mpf, s2: mpf, rd: mpf) -> mpf:
+    """(67)/(alpha(alpha-1)) = e^A + e^B - 2e^C at norms r1, r2 (units of r_t, s2 = (sigma/2)^2)
+    and the least inner product allowed: the one numeric form of (67)."""
     # for fixed norms (67) decreases in dmu.dmu', so the inner product sits at its minimum
     # allowed by |dmu - dmu'| <= rd and Cauchy-Schwarz
     c = max(-r1 * r2, (r1 * r1 + r2 * r2 - rd * rd) / 2)
@@ -589,7 +615,7 @@ def fswor_replace_one_rdp_float64(alpha: float, sigma: float, q: float, m: int =
 
     with mp.workprec(53):
         a, s, qv = mpf(alpha), mpf(sigma), mpf(q)
-        lead = _lead_fn("fswor")(s)
+        lead = _lead_value(s, "fswor")
         x = _ro_arg_minus_1(a, s, qv, m, lead, lambda k: _f_tilde(a, s, k, naive), s, naive)
         if isinstance(x, mpmath.mpc) or not mpmath.isfinite(x):
             return float("nan")
