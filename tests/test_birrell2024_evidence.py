@@ -16,9 +16,8 @@ from dpsym.errors import HypothesisError
 from dpsym.numerics import nstr, precision
 from dpsym.papers.birrell2024 import add_remove as ar
 from dpsym.papers.birrell2024 import appendix_c as ac
-from dpsym.papers.birrell2024 import fswr
+from dpsym.papers.birrell2024 import fswr, printed
 from dpsym.papers.birrell2024 import poisson_replace_one as pr
-from dpsym.papers.birrell2024 import printed
 from dpsym.papers.birrell2024 import replace_one as ro
 from dpsym.papers.birrell2024 import sampling as sa
 from dpsym.rdp import gaussian_mixture as gm
