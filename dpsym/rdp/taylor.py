@@ -266,7 +266,7 @@ def _ceil(a: mpf) -> int:
 
 
 def _r_tilde(a: mpf, s: mpf, qv: mpf, m: int) -> mpf:
-    """R~_{alpha,sigma,m}(q): eq. (50) if alpha > m, eq. (54) (with B~, see digest) else."""
+    """R~_{alpha,sigma,m}(q): eq. (50) if alpha > m, eq. (54) (with B~ for the B of (54)) else."""
     pref = qv**m * _abs_falling(a, m)
     if pref == 0:
         return mpf(0)

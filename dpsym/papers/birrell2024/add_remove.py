@@ -195,6 +195,7 @@ def figure_6_curves(alphas: Sequence[float] = ALPHAS_FIG6, dps: int = 20) -> dic
 # --- evidence -----------------------------------------------------------------------------
 
 
+@functools.cache
 def eq_44_derivations(ks: Sequence[int] = range(9)) -> dict[str, Derivation]:
     """(44) three ways, for each k: sympy's E[(L-1)^k] from the Gaussian MGF
     (:func:`dpsym.rdp.taylor.symbolic_M`) against the sum dpsym evaluates
@@ -218,6 +219,7 @@ def eq_44_derivations(ks: Sequence[int] = range(9)) -> dict[str, Derivation]:
     return out
 
 
+@functools.cache
 def eq_41_derivations(ks: Sequence[int] = range(9)) -> dict[int, Derivation]:
     """d^k/dq^k H(0) (sympy differentiates E[(1 + q(L-1))^alpha] at q = 0 for symbolic
     real alpha) against the printed (alpha)_k M_{sigma,k} of (40)-(41), per k."""
@@ -248,6 +250,7 @@ REMAINDER_GRID = (*((a, s, q) for a in (2, 3, 7, 64) for s in ("0.5", 1, 6, 200)
                    ("1.5", 1, "0.1"), ("3.7", 50, "1e-4"), ("20.5", 6, "0.0024"))
 
 
+@functools.cache
 def remainder_domination(grid: Sequence[tuple] = REMAINDER_GRID, ms: Sequence[int] = (3, 4, 5),
                          dps: int = 25) -> tuple[mpf, tuple, int]:
     """min relative slack (bound - (H - 1))/(H - 1) of the Taylor bound of Thm 3.2 / App. B
@@ -282,6 +285,7 @@ def thm_3_1_equals_poisson(points: Sequence[tuple] = ((2, 6, "0.0024"), (64, 200
     return worst
 
 
+@functools.cache
 def app_g_factor(deltas: Sequence[Number] = ("1e-5", "1e-10"), dps: int = 20
                  ) -> list[tuple[Number, mpf, mpf, mpf]]:
     """(delta, eps Poisson, eps FSwoR, ratio) of :func:`app_g_epsilons` (App. G, (152))."""

@@ -113,7 +113,7 @@ def _dataset_size(B: int, q: Number) -> int:
 
 def _times(T: Number, value: mpf, dps: int) -> mpf:
     with precision(dps + GUARD_DPS):
-        out = to_mpf(T, "T", "Birrell et al. 2024, eq. (16)") * value
+        out = to_mpf(T, "T", cite(PAPER, "eq. (16)")) * value
     return round_up(out, dps)
 
 
@@ -281,6 +281,7 @@ def thm_3_7_truncation_check(cases: Sequence[tuple] = ((4, 6, 40, 40000), (5, 3,
     return rows
 
 
+@functools.cache
 def thm_3_7_attains_max_of_104(cases: Sequence[tuple] = ((2, 2, 3, 5), (3, 1, 3, 4),
                                                          (2, "1.5", 4, 6)),
                                draws: int = 20, seed: int = 2024, dps: int = 30) -> mpf:
@@ -322,6 +323,7 @@ def eq_120_below_thm_3_7(alphas: Sequence[int] = range(2, 7), sigma: Number = SI
              thm_3_7(a, sigma, B, D, index_sets="figure9", dps=dps)) for a in alphas]
 
 
+@functools.cache
 def thm_3_6_above_thm_3_7(orders: Sequence[int] = (2, 3, 5),
                           settings: Sequence[tuple] = ((2, 10, 10000), (6, 20, 20000),
                                                        (6, 120, 50000)),
@@ -367,6 +369,7 @@ class AppD3Gap:
     alpha_lower: mpf
 
 
+@functools.cache
 def app_d_3_gap(sigma: Number = SIGMA, B: int = BATCH, D: int = D_SIZE,
                 dps: int = 30) -> AppD3Gap:
     """The numbers behind App. D.3's remark on the gap of Figure 9."""
@@ -376,6 +379,7 @@ def app_d_3_gap(sigma: Number = SIGMA, B: int = BATCH, D: int = D_SIZE,
                     eq_120_zero(sigma, B, Fraction(B, D), dps=dps))
 
 
+@functools.cache
 def epsilon_consequence(delta: Number = "1e-5", T: Number = T_TRAINING, sigma: Number = SIGMA,
                         B: int = BATCH, D: int = D_SIZE, dps: int = 20) -> dict[str, tuple]:
     """(eps, order) at ``delta`` after T steps (Balle et al. 2020's conversion), FSwR vs FSwoR.

@@ -153,6 +153,7 @@ def thm_c_9_step(alpha: Number, sigma: Number, k: int, dps: int = 30) -> C9Step:
                       B_abs_moment(s, kk, dps=dps), B_tilde(2 * s, kk, dps=dps))
 
 
+@functools.cache
 def thm_c_9_step_scan(k: int, variant: str = "paper", sigmas: Sequence[Number] = (2, 6),
                       alphas: Sequence[Number] = ("2.5", 10, 50), norms: int = 6,
                       angles: int = 13, dps: int = 20) -> tuple[mpf, tuple]:
@@ -235,6 +236,7 @@ SEARCH_BOX = {
 PRESCAN = tuple((a, s, q) for a in (2, 50) for s in (2, 6, 30) for q in (0.0024, 0.2))
 
 
+@functools.cache
 def thm_c_9_violation_search(alphas: Sequence[float] = SEARCH_BOX["alphas"],
                              sigmas: Sequence[float] = SEARCH_BOX["sigmas"],
                              qs: Sequence[float] = SEARCH_BOX["qs"],
@@ -304,6 +306,7 @@ def figure_7_curves(alphas: Sequence[float] = ALPHAS_FIG7, dps: int = 15) -> dic
     return curves
 
 
+@functools.cache
 def figure_7_ordering(variant: str, alphas: Sequence[int] = tuple(range(50, 61)),
                       dps: int = 20) -> list[tuple[int, bool, mpf, mpf]]:
     """Figure 7's message at integer alpha: Thm C.9 (m = 5, ``variant``) < Wang lower <

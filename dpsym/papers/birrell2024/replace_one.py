@@ -196,6 +196,7 @@ def eq_133(alpha: int, sigma: Number, q: Number, dps: int = DEFAULT_DPS) -> mpf:
 # --- evidence: derivations, maximisations, dominations ----------------------------------------
 
 
+@functools.cache
 def eq_65_derivations(ks: Sequence[int] = (3, 4, 5)) -> dict[str, Derivation]:
     """(66), (67) and (65) against the sympy derivation of F^(k)(0).
 
@@ -225,6 +226,7 @@ def eq_65_derivations(ks: Sequence[int] = (3, 4, 5)) -> dict[str, Derivation]:
     return out
 
 
+@functools.cache
 def second_derivative_maxima(scheme: str, sigmas: Sequence[Number] = (1, 6, 20),
                              grid: int = 24, dps: int = 30) -> list[tuple]:
     """For each sigma: (sigma, numeric max of (67)/(alpha(alpha-1)) under ``scheme``'s
@@ -248,6 +250,7 @@ ADMISSIBLE_PAIRS = (("1", "1", mpmath.pi / 3), ("1", "1", mpmath.pi / 6),
                     ("1", "0.3", 0), ("0.2", "1", mpmath.pi / 2))
 
 
+@functools.cache
 def eq_83_domination(ks: Sequence[int] = (3, 4, 5), sigmas: Sequence[Number] = (1, 6, 20),
                      alphas: Sequence[Number] = ("1.5", "10", "50.5"),
                      pairs: Sequence[tuple] = ADMISSIBLE_PAIRS, dps: int = 30) -> tuple:
@@ -272,6 +275,7 @@ THM_3_4_POINTS = (("2.5", 6, "0.05", 0), ("8.3", 2, "0.1", 1), ("20", 6, "0.1", 
                   ("20", 6, "0.1", 2))
 
 
+@functools.cache
 def thm_3_4_domination(points: Sequence[tuple] = THM_3_4_POINTS, nodes: int = 40) -> tuple:
     """min relative slack (Thm 3.4 (m = 4) - exact)/exact of the one-step replace-one
     divergence log F/(alpha-1) (2-D Gauss-Hermite, ``nodes``^2, 20 digits) at the given
@@ -323,6 +327,7 @@ def factor_4_ratios(alphas: Sequence[int] = (2, 4, 8, 16), sigma: Number = 200,
     return rows
 
 
+@functools.cache
 def eq_133_equals_thm_3_1(alphas: Sequence[int] = (2, 3, 5, 10, 32, 64),
                           sigmas: Sequence[Number] = ("0.7", 6, 50),
                           qs: Sequence[Number] = ("1e-6", "0.0024", "0.3"),

@@ -20,6 +20,7 @@ import sympy as sp
 from dpsym.errors import require, require_integer
 from dpsym.fdp.symbolic import Derivation
 from dpsym.papers.birrell2024 import printed
+from dpsym.papers.registry import cite
 from dpsym.sampling import (
     SCHEMES,
     DecompositionCheck,
@@ -56,7 +57,7 @@ __all__ = [
     "synthetic_gradients",
 ]
 
-_REF = "Birrell et al. 2024"
+PAPER = "birrell2024"
 
 
 def lem_a_1(N: int, B: int) -> DecompositionCheck:
@@ -127,9 +128,9 @@ def eq_145(abar_sq: float, a2bar: float, N: int, B: int) -> float:
 
 def eq_147(N: int, B: int) -> Fraction:
     """Eq. (147): Var[Z_R] / Var[Z_B] = (1 - 1/N)/(1 - q) > 1 (exact rational)."""
-    n = require_integer("N", N, f"{_REF}, eq. (147)", minimum=2)
-    b = require_integer("B", B, f"{_REF}, eq. (147)", minimum=1)
-    require(b < n, "B", b, f"B < N = {n}", f"{_REF}, eq. (147)")
+    n = require_integer("N", N, cite(PAPER, "eq. (147)"), minimum=2)
+    b = require_integer("B", B, cite(PAPER, "eq. (147)"), minimum=1)
+    require(b < n, "B", b, f"B < N = {n}", cite(PAPER, "eq. (147)"))
     v = eq_21(Fraction(0), Fraction(1), n, b)
     return Fraction(v["fswr"]) / Fraction(v["fswor"])  # type: ignore[arg-type]
 
@@ -178,9 +179,9 @@ def sec_4_1_printed_index_set(N: int, B: int) -> sp.Expr:
     """E[Z_B] - abar when B is drawn, as printed in Sec. 4.1 / App. F, from {2..N} instead
     of {1..N} (symbols a_1..a_N): nonzero, so the printed index set contradicts E[Z_B] =
     abar (eq. (142)); with {1..N} the difference is 0."""
-    n = require_integer("N", N, f"{_REF}, Sec. 4.1", minimum=3)
-    b = require_integer("B", B, f"{_REF}, Sec. 4.1", minimum=1)
-    require(b < n, "B", b, f"B < N = {n}", f"{_REF}, Sec. 4.1")
+    n = require_integer("N", N, cite(PAPER, "Sec. 4.1"), minimum=3)
+    b = require_integer("B", B, cite(PAPER, "Sec. 4.1"), minimum=1)
+    require(b < n, "B", b, f"B < N = {n}", cite(PAPER, "Sec. 4.1"))
     from itertools import combinations
 
     a = sp.symbols(f"a1:{n + 1}", real=True)

@@ -298,7 +298,7 @@ for _d, _row in printed.FIGURE_3.items():
             ref="Figure 4 (top)" if top else "Figure 3",
             statement=f"eps({_d}) after 250 epochs, {_col} (a point of the figure's curve).",
             check=_fig3(_col, _d, _row[_col]), code=(_RO + "figure_3_epsilon",),
-            chapter="06_dp_conversion")
+            chapter="06_dp_conversion", headline=(_col, _d) == ("thm3.4-m4", "1e-5"))
 
 
 def _beyond(dps: int) -> Outcome:
