@@ -427,14 +427,21 @@ def _hermite_rule(n: int) -> tuple[list[mpf], list[mpf]]:
     return _GH_CACHE[key]
 
 
+def _mixture_args(alpha: Number, sigma: Number, q: Number, rho1: Number, rho2: Number,
+                  ref: str) -> tuple[mpf, mpf, mpf, mpf, mpf]:
+    """Validated alpha, sigma, q and the shift ratios rho1, rho2 >= 0 of eq. (61)."""
+    a, s, qv = _alpha(alpha, ref), _sigma(sigma, ref), _q(q, ref)
+    r1, r2 = to_mpf(rho1, "rho1", ref), to_mpf(rho2, "rho2", ref)
+    require(r1 >= 0, "rho1", rho1, "|Delta mu| / r_t >= 0", ref)
+    require(r2 >= 0, "rho2", rho2, "|Delta mu'| / r_t >= 0", ref)
+    return a, s, qv, r1, r2
+
+
 def _f_quad(alpha: Number, sigma: Number, q: Number, rho1: Number, rho2: Number,
             angle: Number | None, minus_one: bool, dps: int, nodes: int) -> mpf:
     ref = REF + ", eq. (61)"
     with precision(dps + GUARD_DPS):
-        a, s, qv = _alpha(alpha, ref), _sigma(sigma, ref), _q(q, ref)
-        r1, r2 = to_mpf(rho1, "rho1", ref), to_mpf(rho2, "rho2", ref)
-        require(r1 >= 0, "rho1", rho1, "|Delta mu| / r_t >= 0", ref)
-        require(r2 >= 0, "rho2", rho2, "|Delta mu'| / r_t >= 0", ref)
+        a, s, qv, r1, r2 = _mixture_args(alpha, sigma, q, rho1, rho2, ref)
         require(isinstance(nodes, int) and nodes >= 8, "nodes", nodes, "an integer >= 8", ref)
         phi = mpmath.pi / 3 if angle is None else to_mpf(angle, "angle", ref)
         if qv == 0:
@@ -485,10 +492,7 @@ def F_minus_1_collinear(alpha: Number, sigma: Number, q: Number, *, rho1: Number
     """
     ref = REF + ", eq. (61)"
     with precision(dps + GUARD_DPS):
-        a, s, qv = _alpha(alpha, ref), _sigma(sigma, ref), _q(q, ref)
-        r1, r2 = to_mpf(rho1, "rho1", ref), to_mpf(rho2, "rho2", ref)
-        require(r1 >= 0, "rho1", rho1, "|Delta mu| / r_t >= 0", ref)
-        require(r2 >= 0, "rho2", rho2, "|Delta mu'| / r_t >= 0", ref)
+        a, s, qv, r1, r2 = _mixture_args(alpha, sigma, q, rho1, rho2, ref)
         if qv == 0:
             return mpf(0)
         phi = mpmath.pi if antiparallel else mpf(0)

@@ -149,7 +149,7 @@ def formula(p: Printed, **symbols: object) -> sp.Expr:
     Every symbol is positive except A, B, C of (67) (real); ``symbols`` substitutes values.
 
     >>> formula(EQ_69, sigma=2, alpha=3)
-    -12*exp(1/2) + 12*exp(1)
+    -12*exp(1/2) + 12*E
     """
     names = {n: sp.Symbol(n, positive=True) for n in ("alpha", "sigma", "q", "k", "l", "B")}
     names.update({n: sp.Symbol(n, real=True) for n in ("A", "C")})
