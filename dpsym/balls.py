@@ -41,6 +41,7 @@ __all__ = [
     "arb_precision",
     "ball",
     "ball_of_mpf",
+    "decimal_string",
     "exact_fraction_of",
     "lower_mpf",
     "mpf_of_exact",
@@ -96,7 +97,9 @@ def ball(x: object):
 
 def ball_of_mpf(x: mpf):
     """An arb ball containing the mpf ``x`` (exact when the precision suffices)."""
-    sign, man, exp, _ = mpf(x)._mpf_
+    if not isinstance(x, mpf):  # an mpf is used as it is: mpf(x) would round it
+        x = mpf(x)
+    sign, man, exp, _ = x._mpf_
     if man == 0:
         return flint.arb(0)
     v = flint.arb(flint.fmpz(int(man))) * flint.arb(2) ** int(exp)
@@ -154,3 +157,31 @@ def _minus_inv_sqrt2(prec: int):
 def ncdf(x):
     """Phi(x) = erfc(-x/sqrt 2)/2 for an arb ball x (relative accuracy deep in both tails)."""
     return (x * _minus_inv_sqrt2(flint.ctx.prec)).erfc() / 2
+
+
+def decimal_string(x: mpf, digits: int, rounding: str = "up") -> str:
+    """``x`` as a decimal string of ``digits`` significant digits, rounded towards +inf
+    (``"up"``, for upper bounds), -inf (``"down"``) or to nearest (``"nearest"``).
+
+    The conversion is exact before the one rounding, so an upper bound printed with "up"
+    is still an upper bound.
+
+    >>> from mpmath import mpf
+    >>> decimal_string(mpf(1) / 3, 5), decimal_string(mpf(1) / 3, 5, "down")
+    ('0.33334', '0.33333')
+    """
+    import decimal
+
+    if not isinstance(x, mpf):  # an mpf is used as it is: mpf(x) would round it
+        x = mpf(x)
+    if not mpmath.isfinite(x):
+        return str(x)
+    sign, man, exp, _ = x._mpf_
+    ctx = decimal.Context(prec=max(60, abs(int(exp)) + man.bit_length() + 10))
+    d = ctx.multiply(decimal.Decimal(int(man)), ctx.power(decimal.Decimal(2), int(exp)))
+    if sign:
+        d = -d
+    mode = {"up": decimal.ROUND_CEILING, "down": decimal.ROUND_FLOOR,
+            "nearest": decimal.ROUND_HALF_EVEN}[rounding]
+    out = decimal.Context(prec=digits, rounding=mode).plus(d)
+    return str(out) if out != 0 else "0"

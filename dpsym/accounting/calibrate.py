@@ -99,13 +99,24 @@ def calibrate_noise(
         return e <= target, e
 
     k_hi = int(top / step)
-    good, _ = ok(k_hi, True)
-    if not good:
-        good, _ = ok(k_hi, False)
-        if not good:
-            raise HypothesisError("target_epsilon", target_epsilon,
-                                  f"reachable with sigma <= sigma_max = {top}", REF)
     k_lo = 0  # sigma = 0 is never private
+    if method != "rdp":
+        # bracket with the fast RDP calibration: the PLD/GDP boundary lies below it in
+        # practice, and extreme sigmas (huge privacy losses) are slow for PLD
+        k_hi = int(calibrate_noise(make_event, target_epsilon, delta, "rdp", relation,
+                                   sigma_step, sigma_max).sigma / step)
+        while not ok(k_hi, True)[0]:
+            k_lo, k_hi = k_hi, 2 * k_hi
+        k_lo = max(k_lo, k_hi // 2)
+        while k_lo > 1 and ok(k_lo, True)[0]:
+            k_hi, k_lo = k_lo, k_lo // 2
+    else:
+        good, _ = ok(k_hi, True)
+        if not good:
+            good, _ = ok(k_hi, False)
+            if not good:
+                raise HypothesisError("target_epsilon", target_epsilon,
+                                      f"reachable with sigma <= sigma_max = {top}", REF)
     while k_hi - k_lo > 1:  # bracket with the cheap setting (certified, only looser)
         mid = (k_lo + k_hi) // 2
         if ok(mid, True)[0]:

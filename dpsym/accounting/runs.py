@@ -24,7 +24,7 @@ from fractions import Fraction
 from mpmath import mpf
 
 from dpsym.errors import HypothesisError, require, require_integer
-from dpsym.numerics import GUARD_DPS, Number, nstr, precision, round_down, round_up, to_mpf
+from dpsym.numerics import GUARD_DPS, Number, precision, round_down, round_up, to_mpf
 from dpsym.rdp.subsampled_gaussian import poisson_gaussian_rdp
 
 __all__ = [
@@ -314,15 +314,18 @@ class AccountingReport:
 
     def to_dict(self) -> dict[str, object]:
         """Every field as JSON-ready values (numbers as decimal strings at ``dps`` digits)."""
-        def s(x: mpf | None) -> str | None:
-            return None if x is None else nstr(x, self.dps, strip_zeros=False)
+        from dpsym.balls import decimal_string
+
+        def s(x: mpf | None, rounding: str = "up") -> str | None:
+            return None if x is None else decimal_string(x, self.dps, rounding)
 
         other = "delta" if self.target == "epsilon" else "epsilon"
-        return {self.target: s(self.value), other: s(self.given), "order": s(self.order),
+        return {self.target: s(self.value), other: s(self.given, "nearest"),
+                "order": s(self.order, "nearest"),
                 "conversion": self.conversion,
-                "rdp": [[s(a), s(v)] for a, v in self.rdp],
-                "rdp_lower": [[s(a), s(v)] for a, v in self.rdp_lower],
-                "alternatives": {c: {self.target: s(v), "order": s(a)}
+                "rdp": [[s(a, "nearest"), s(v)] for a, v in self.rdp],
+                "rdp_lower": [[s(a), s(v, "down")] for a, v in self.rdp_lower],
+                "alternatives": {c: {self.target: s(v), "order": s(a, "nearest")}
                                  for c, (v, a) in self.alternatives.items()},
                 "mechanism": dict(self.mechanism), "dps": self.dps}
 

@@ -119,6 +119,8 @@ def build_run(args: argparse.Namespace) -> tuple[object, str, dict[str, str]]:
     if args.sigma is None:
         _err("--sigma", None, "required (the noise multiplier; or give --mu or --phase)")
     sigma = args.sigma
+    if _exact("sigma", sigma) <= 0:
+        _err("sigma", sigma, "sigma > 0 (a noise multiplier)")
     sizes = (args.batch_size, args.dataset_size)
     if sampling == "poisson":
         if args.q is None:
@@ -132,6 +134,8 @@ def build_run(args: argparse.Namespace) -> tuple[object, str, dict[str, str]]:
             _err("--q", args.q, "not combined with --batch-size (q = B/N)")
         else:
             q = _exact("--q", args.q)
+            if not 0 <= q <= 1:
+                _err("q", args.q, "0 <= q <= 1 (a sampling probability)")
     else:
         if args.q is not None:
             _err("--q", args.q, f"not used with --sampling {sampling} (give --batch-size and "
@@ -261,8 +265,11 @@ def _run_account(args: argparse.Namespace, progress: Progress):
 def _pld_json(iv: object, desc: dict[str, str], args: argparse.Namespace) -> dict:
     key = iv.target
     other = "delta" if key == "epsilon" else "epsilon"
-    return {key: _full(iv.upper, 17), f"{key}_lower": _full(iv.lower, 17),
-            f"{key}_upper": _full(iv.upper, 17), other: _full(iv.given, 17),
+    from dpsym.balls import decimal_string
+
+    up, low = decimal_string(iv.upper, 17, "up"), decimal_string(iv.lower, 17, "down")
+    given = args.delta if key == "epsilon" else args.eps
+    return {key: up, f"{key}_lower": low, f"{key}_upper": up, other: str(given),
             "width": _full(iv.width, 6), "method": "pld", "certified": True,
             "mechanism": desc, "sigma_convention": SIGMA_CONVENTION[desc.get("sampling",
                                                                              "poisson")],

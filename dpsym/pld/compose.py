@@ -193,9 +193,11 @@ class PLDInterval:
         return format(float(self.upper), spec)
 
     def to_dict(self) -> dict[str, object]:
+        from dpsym.balls import decimal_string
+
         key = "epsilon" if self.target == "epsilon" else "delta"
-        return {f"{key}_lower": mpmath.nstr(self.lower, 17),
-                f"{key}_upper": mpmath.nstr(self.upper, 17),
+        return {f"{key}_lower": decimal_string(self.lower, 17, "down"),
+                f"{key}_upper": decimal_string(self.upper, 17, "up"),
                 "width": mpmath.nstr(self.width, 6),
                 "directions": self.directions, "cpu_seconds": round(self.seconds, 3)}
 
@@ -225,7 +227,9 @@ def _certify(
     t0 = time.process_time()
     n = len(scenarios)
     hs = [_grid_step(h0)] * n
-    extra = [2.0] * n
+    # room above the bulk of the composed loss: at least to eps + 2 for a delta query
+    extra = [2.0 if target == "epsilon" else float(given) + 2.0] * n
+    widened = [False] * n
     res: list[tuple[mpf, mpf] | None] = [None] * n
     kept: list[ChainPair | None] = [None] * n
     info: list[dict[str, str]] = [{} for _ in range(n)]
@@ -237,12 +241,11 @@ def _certify(
             size_est = None
             chains = compose_scenario(scenarios[d], hs[d], tail=tail, extra_hi=extra[d])
             size_est = chains.points
-            if target == "epsilon":
-                r = _eps_of(chains, given)
-                if chains.upper.inf > 0 and r[1] == mpmath.inf:
-                    extra[d] *= 2
-            else:
-                r = _delta_of(chains, given)
+            r = _eps_of(chains, given) if target == "epsilon" else _delta_of(chains, given)
+            # the mass sent to +inf counts fully in the upper chain: keep it negligible
+            limit = (float(given) * 1e-3 if target == "epsilon"
+                     else max(float(r[1]) * width * 0.1, 1e-300))
+            widened[d] = float(chains.upper.inf) > limit
             res[d] = r
             kept[d] = chains
             info[d] = {"h_lower": str(chains.h_lower), "h_upper": str(chains.h_upper),
@@ -265,6 +268,12 @@ def _certify(
             assert r is not None
             if r[1] < lo:
                 continue  # this direction cannot be the maximum
+            if r[1] == mpmath.inf or widened[d]:
+                # too much mass went to +inf: widen the window, keep the grid
+                extra[d] = max(2 * extra[d], 1.5 * float(r[0]) + 2 if target == "epsilon"
+                               else extra[d])
+                todo.add(d)
+                continue
             w_d = float(r[1] - r[0])
             if w_d <= goal:
                 continue
