@@ -449,6 +449,16 @@ def _prepare(args: argparse.Namespace) -> None:
     _check_method_flags(args)
 
 
+def _prepare_compare(args: argparse.Namespace) -> None:
+    """compare runs every method: --method is not for it; --width sets the PLD row."""
+    if args.method is not None:
+        _err("--method", args.method, "not used by compare (it runs every method)")
+    args.method = "rdp"
+    for flag in ("mu", "orders", "conversion", "taylor_order"):
+        if getattr(args, flag) is not None:
+            _err(f"--{flag.replace('_', '-')}", getattr(args, flag), "not used by compare")
+
+
 def _run_flags(p: argparse.ArgumentParser, with_sigma: bool = True) -> None:
     if with_sigma:
         p.add_argument("--sigma", "--noise-multiplier", dest="sigma",
@@ -509,4 +519,4 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     m = sub.add_parser("compare", help="every method (and installed peers) on one run")
     _run_flags(m)
     m.add_argument("--delta", required=True)
-    m.set_defaults(func=cmd_compare, prepare=_prepare, eps=None, plot=None)
+    m.set_defaults(func=cmd_compare, prepare=_prepare_compare, eps=None, plot=None)

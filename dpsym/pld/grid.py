@@ -496,7 +496,7 @@ def _window(m: GridMeasure, lo: int | None, hi: int | None) -> GridMeasure:
         above = _sum(masses[cut:])
         masses = masses[:cut].copy()
         if m.side == "upper":
-            inf += Fraction(above, 1 << scale)
+            inf = _ceil_dyadic(inf + Fraction(above, 1 << scale))
         elif masses.size and above:
             masses, scale = _deposit(masses, masses.size - 1, above, scale, m.side)
     if lo is not None and off < lo:
@@ -515,6 +515,11 @@ def _window(m: GridMeasure, lo: int | None, hi: int | None) -> GridMeasure:
                        scale)
 
 
+def _ceil_dyadic(x: Fraction, bits: int = 256) -> Fraction:
+    """x rounded up to a multiple of 2^-bits (keeps the exact mass at +inf short)."""
+    return Fraction(-(-x.numerator * (1 << bits) // x.denominator), 1 << bits)
+
+
 def convolve(a: GridMeasure, b: GridMeasure | None, lo: int | None = None,
              hi: int | None = None) -> GridMeasure:
     """The composition a * b (b=None: a * a), exact, rescaled on a's side, windowed."""
@@ -527,7 +532,7 @@ def convolve(a: GridMeasure, b: GridMeasure | None, lo: int | None = None,
     if a.side == "upper" and (a.inf or bb.inf):  # exact: (A + a_inf)(B + b_inf) - A B
         ta = Fraction(_sum(a.masses), 1 << a.scale)
         tb = Fraction(_sum(bb.masses), 1 << bb.scale)
-        inf = a.inf * (tb + bb.inf) + bb.inf * ta
+        inf = _ceil_dyadic(a.inf * (tb + bb.inf) + bb.inf * ta)
     out = GridMeasure(a.h, a.offset + bb.offset, masses, inf, a.side,
                       a.scale + bb.scale - shift)
     return _window(out, lo, hi)
