@@ -32,9 +32,9 @@ def test_rdp_calibration_is_minimal_certified_and_fast():
 
 
 def test_pld_calibration_is_below_rdp():
-    rdp = calibrate_noise(poisson_run("0.01", 1000), 2, "1e-5", sigma_step="0.02")
+    rdp = calibrate_noise(poisson_run("0.01", 1000), 2, "1e-5", sigma_step="0.05")
     pld = calibrate_noise(poisson_run("0.01", 1000), 2, "1e-5", method="pld",
-                          sigma_step="0.02", width=2e-2)
+                          sigma_step="0.05", width=5e-2)
     assert pld.sigma < rdp.sigma and pld.epsilon <= 2
 
 
