@@ -100,23 +100,21 @@ def _delta_exact(m: GridMeasure, eps: Fraction) -> float:
 
 @pytest.mark.parametrize("side", ["lower", "upper"])
 def test_exact_convolution_and_carry_rounding(side):
-    from fractions import Fraction as F
-
     rng = np.random.default_rng(0)
     a = rng.integers(0, 2**40, 50, dtype=np.uint64)
     b = rng.integers(0, 2**40, 30, dtype=np.uint64)
     h = Fraction(1, 100)
-    ma, mb = GridMeasure(h, -3, a, F(0), side), GridMeasure(h, 5, b, F(0), side)
+    ma, mb = GridMeasure(h, -3, a, Fraction(0), side), GridMeasure(h, 5, b, Fraction(0), side)
     got = convolve(ma, mb)
-    exact = [F(int(x), 1 << (ma.scale + mb.scale)) for x in
+    exact = [Fraction(int(x), 1 << (ma.scale + mb.scale)) for x in
              np.convolve(a.astype(object), b.astype(object))]
-    mass = [F(int(x), 1 << got.scale) for x in got.masses]
+    mass = [Fraction(int(x), 1 << got.scale) for x in got.masses]
     assert max(int(x) for x in got.masses).bit_length() in (62, 63)
     # align on grid indices 2 .. : the result may have trimmed zero ends
-    full = [F(0)] * len(exact)
+    full = [Fraction(0)] * len(exact)
     for i, m in enumerate(mass):
         full[got.offset - 2 + i] = m
-    unit = F(1, 1 << got.scale)
+    unit = Fraction(1, 1 << got.scale)
     for k in range(len(exact)):  # mass above any threshold: never less (upper), more (lower)
         above, true = sum(full[k:]), sum(exact[k:])
         if side == "upper":  # carried fractions (< 1 unit) and the last unit move up only
