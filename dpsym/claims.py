@@ -1,26 +1,42 @@
 """The claims ledger: every checkable statement of a covered paper, recomputed.
 
-A :class:`Claim` is one statement (an identity, an optimum, a limit, a printed table
-entry, a figure's key value, a Monte Carlo check or an erratum) with a ``check`` that
-recomputes it at a given precision and returns an :class:`Outcome`:
+A :class:`Claim` is one statement of a paper with a ``check`` that recomputes it at a
+given precision and returns an :class:`Outcome` whose verdict is one of
 
 * ``reproduced``  the recomputation agrees with the paper (to the printed precision);
-* ``erratum``     the paper is wrong; ``corrected`` and ``evidence`` say what is right and why;
-* ``unresolved``  the paper's text cannot settle it; ``evidence`` says what would;
+* ``note``        the statement holds as printed, but deserves a remark (loose, mis-rounded
+                  yet still true, ambiguous in a harmless way): *not* an erratum;
+* ``erratum``     the paper is wrong; ``corrected`` and ``evidence`` say what is right and
+                  why, and the claim's ``severity`` says how much it matters;
+* ``unresolved``  the paper cannot settle it; ``evidence`` says what would;
 * ``failed``      the recomputation disagrees and no erratum explains it.
 
-A claim of kind ``erratum`` fails if the paper turns out right, so an erratum can never
-be asserted without evidence.  "Digits" is how many significant digits of the value
-survive re-evaluation at ``dps + 20`` (:func:`stable_value`), so correctness to k digits
-is shown, not assumed.
+The claim's ``kind`` says what is checked. Numbers the paper prints are ``table`` and
+``text``; values dpsym derives are ``figure`` (data of a figure the paper draws but does not
+print), ``identity``, ``inequality``, ``optimum``, ``limit`` and ``montecarlo``; ``erratum``
+and ``note`` are statements expected to fail, or to hold loosely. A claim of kind
+``erratum`` whose check reproduces the paper is ``failed``, so an erratum can never be
+asserted without evidence; likewise a ``note`` must come back as a note.
 
-Claims are registered by the modules in :mod:`dpsym.ledger` (one per paper).
+Severities of an erratum (:data:`SEVERITIES`):
+
+* ``false-statement``     a counterexample to the result as stated;
+* ``proof-gap``           a step of the proof fails, the statement is not shown false (the
+                          evidence says how hard dpsym looked);
+* ``misprint``            a typo in a formula, index or constant, the intended reading clear;
+* ``code-text-mismatch``  the authors' script disagrees with the text.
+
+"Digits" is how many significant digits survive re-evaluation at ``dps + 20``
+(:func:`stable_value`), so correctness to k digits is shown, not assumed.
+
+Claims live in each paper's ``claims`` module (``dpsym.papers.<id>.claims``), found through
+:mod:`dpsym.papers.registry`; a check only calls named, tested functions and compares.
 """
 
 from __future__ import annotations
 
 import importlib
-import pkgutil
+import importlib.util
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal
@@ -30,31 +46,49 @@ import mpmath
 from mpmath import mpf
 
 from dpsym.numerics import agreeing_digits, nstr
+from dpsym.papers import registry
 
 __all__ = [
+    "DERIVED_KINDS",
     "KINDS",
-    "PAPERS",
+    "PRINTED_KINDS",
+    "SEVERITIES",
     "VERDICTS",
     "Claim",
+    "Ledger",
     "Outcome",
+    "Printed",
     "all_claims",
     "compare_printed",
+    "count_by_kind",
+    "identity_outcome",
     "register",
+    "rounds_to",
     "stable_value",
+    "summarize",
+    "symbolic_outcome",
 ]
 
-Kind = Literal["table", "identity", "optimum", "limit", "montecarlo", "erratum", "figure"]
-Verdict = Literal["reproduced", "erratum", "unresolved", "failed"]
-KINDS = ("table", "identity", "optimum", "limit", "montecarlo", "erratum", "figure")
-VERDICTS = ("reproduced", "erratum", "unresolved", "failed")
-PAPERS = {
-    "core": "Foundational results every paper uses (DRS22, MTZ19, conversions)",
-    "bok2024": "Bok, Su & Altschuler 2024, shifted interpolation for noisy GD",
-    "birrell2024": "Birrell, Ebrahimi, Behnia & Pacheco 2024, fixed-size minibatch RDP",
-    "bravo2025": "Bravo, Flores-Mella & Guzman 2025, PABI under a modulus of continuity",
-    "liang2025": "Liang et al. 2025, bounded-domain DP-SGD",
-    "tran2022": "Tran & Cutkosky 2022, momentum aggregation",
-}
+Kind = Literal["table", "text", "figure", "identity", "inequality", "optimum", "limit",
+               "montecarlo", "erratum", "note"]
+Verdict = Literal["reproduced", "note", "erratum", "unresolved", "failed"]
+Severity = Literal["false-statement", "proof-gap", "misprint", "code-text-mismatch"]
+PRINTED_KINDS = ("table", "text")
+DERIVED_KINDS = ("figure", "identity", "inequality", "optimum", "limit", "montecarlo")
+KINDS = (*PRINTED_KINDS, *DERIVED_KINDS, "erratum", "note")
+VERDICTS = ("reproduced", "note", "erratum", "unresolved", "failed")
+SEVERITIES = ("false-statement", "proof-gap", "misprint", "code-text-mismatch")
+
+
+@dataclass(frozen=True)
+class Printed:
+    """A value as the paper prints it (``value``, verbatim) and where (``where``)."""
+
+    value: str
+    where: str
+
+    def __str__(self) -> str:
+        return self.value
 
 
 @dataclass(frozen=True)
@@ -76,7 +110,13 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Claim:
-    """One checkable statement from a paper (see the module docstring)."""
+    """One checkable statement from a paper (see the module docstring).
+
+    ``code`` names the dpsym functions the check calls (where in dpsym); ``chapter`` the
+    notebook (stem, in the paper's chapter folder) that shows it; ``figure`` the key of a
+    registered figure that illustrates the evidence; ``headline`` marks the numbers a
+    summary leads with.
+    """
 
     id: str
     paper: str
@@ -85,12 +125,31 @@ class Claim:
     statement: str
     check: Callable[[int], Outcome] = field(repr=False)
     printed: str | None = None
+    severity: Severity | None = None
+    code: tuple[str, ...] = ()
+    chapter: str | None = None
+    figure: str | None = None
+    headline: bool = False
 
     def __post_init__(self) -> None:
-        if self.paper not in PAPERS:
-            raise ValueError(f"paper={self.paper!r} violates paper in {sorted(PAPERS)}")
+        if self.paper not in registry.ids():
+            raise ValueError(f"paper={self.paper!r} violates paper in {registry.ids()}")
+        if not self.id.startswith(self.paper + "/"):
+            raise ValueError(f"id={self.id!r} violates id starting with '{self.paper}/'")
         if self.kind not in KINDS:
             raise ValueError(f"kind={self.kind!r} violates kind in {KINDS}")
+        if (self.kind == "erratum") != (self.severity is not None):
+            raise ValueError(f"severity={self.severity!r} violates 'an erratum, and only an "
+                             f"erratum, has a severity' (claim {self.id})")
+        if self.severity is not None and self.severity not in SEVERITIES:
+            raise ValueError(f"severity={self.severity!r} violates severity in {SEVERITIES}")
+        if isinstance(self.printed, Printed):
+            object.__setattr__(self, "printed", self.printed.value)
+
+    @property
+    def printed_in_paper(self) -> bool:
+        """Whether the claim checks a number the paper prints (``table``/``text``)."""
+        return self.kind in PRINTED_KINDS
 
     def run(self, dps: int = 30) -> Outcome:
         """Check the claim at ``dps`` digits; an exception is a ``failed`` outcome."""
@@ -98,11 +157,35 @@ class Claim:
             out = self.check(dps)
         except Exception as exc:
             return Outcome("failed", "", None, f"check raised {type(exc).__name__}: {exc}")
-        if self.kind == "erratum" and out.verdict == "reproduced":
+        if self.kind == "erratum" and out.verdict in ("reproduced", "note"):
             return Outcome("failed", out.value, out.digits,
-                           "declared an erratum, but the paper's value was reproduced: "
+                           "declared an erratum, but the paper's statement was reproduced: "
                            + out.evidence)
+        if self.kind == "note" and out.verdict == "reproduced":
+            return Outcome("failed", out.value, out.digits,
+                           "declared a note, but nothing remarkable was found: " + out.evidence)
+        if out.verdict == "erratum" and self.kind != "erratum":
+            return Outcome("failed", out.value, out.digits,
+                           f"an undeclared erratum (kind {self.kind}): " + out.evidence,
+                           out.corrected)
+        if out.verdict == "note" and self.kind != "note":
+            return Outcome("failed", out.value, out.digits,
+                           f"an undeclared note (kind {self.kind}): " + out.evidence)
         return out
+
+
+class Ledger:
+    """Registers the claims of one paper: ``Ledger("bok2024").add("thm4.3/x", ...)``.
+
+    The id is prefixed with the paper id; every other keyword goes to :class:`Claim`.
+    """
+
+    def __init__(self, paper: str) -> None:
+        registry.paper(paper)  # fails early on an unknown paper id
+        self.paper = paper
+
+    def add(self, id: str, **kwargs: object) -> Claim:
+        return register(Claim(id=f"{self.paper}/{id}", paper=self.paper, **kwargs))
 
 
 _REGISTRY: dict[str, Claim] = {}
@@ -116,19 +199,30 @@ def register(claim: Claim) -> Claim:
     return claim
 
 
-def _load_ledger() -> None:
-    import dpsym.ledger as ledger
+_LOADED: set[str] = set()
 
-    for mod in pkgutil.iter_modules(ledger.__path__):
-        importlib.import_module(f"dpsym.ledger.{mod.name}")
+
+def _load(paper_id: str) -> None:
+    """Import the paper's claims module (registration is an import side effect)."""
+    if paper_id in _LOADED:
+        return
+    name = f"{registry.paper(paper_id).package}.claims"
+    if importlib.util.find_spec(name) is not None:
+        importlib.import_module(name)
+    _LOADED.add(paper_id)
 
 
 def all_claims(paper: str | None = None) -> list[Claim]:
-    """Every registered claim (optionally of one paper), in registration order."""
-    _load_ledger()
-    if paper is not None and paper not in PAPERS:
-        raise ValueError(f"paper={paper!r} violates paper in {sorted(PAPERS)} (dpsym ledger)")
-    return [c for c in _REGISTRY.values() if paper is None or c.paper == paper]
+    """Every registered claim (optionally of one paper), in registry, then registration, order.
+
+    An unknown ``paper`` raises ``ValueError`` listing the covered papers.
+    """
+    papers = registry.ids() if paper is None else (registry.paper(paper).id,)
+    for p in papers:
+        _load(p)
+    order = {p: i for i, p in enumerate(registry.ids())}
+    claims = [c for c in _REGISTRY.values() if c.paper in papers]
+    return sorted(claims, key=lambda c: order[c.paper])
 
 
 def stable_value(compute: Callable[[int], mpf], dps: int, show: int = 20) -> tuple[mpf, str, int]:
@@ -209,4 +303,18 @@ def summarize(outcomes: Iterable[tuple[Claim, Outcome]]) -> dict[str, int]:
     counts = dict.fromkeys(VERDICTS, 0)
     for _, o in outcomes:
         counts[o.verdict] += 1
+    return counts
+
+
+def count_by_kind(outcomes: Iterable[tuple[Claim, Outcome]]) -> dict[str, int]:
+    """Reproduced claims split into numbers the paper prints and values dpsym derives,
+    and errata by severity: ``{"printed": .., "derived": .., "<severity>": .., "note": ..}``."""
+    counts = {"printed": 0, "derived": 0, **dict.fromkeys(SEVERITIES, 0), "note": 0}
+    for c, o in outcomes:
+        if o.verdict == "reproduced":
+            counts["printed" if c.printed_in_paper else "derived"] += 1
+        elif o.verdict == "erratum" and c.severity is not None:
+            counts[c.severity] += 1
+        elif o.verdict == "note":
+            counts["note"] += 1
     return counts

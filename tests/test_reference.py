@@ -16,7 +16,8 @@ from mpmath import mpf
 from dpsym import poisson_gaussian_rdp
 from dpsym.numerics import agreeing_digits, precision
 
-REF = json.loads((Path(__file__).parent / "reference" / "peer_poisson_rdp.json").read_text())
+REF = json.loads((Path(__file__).parents[1] / "dpsym" / "data" / "peer_poisson_rdp.json")
+                 .read_text())
 RECORDS = [r for r in REF["records"] if not r["error"] and r["value"] not in ("inf", "nan")]
 
 

@@ -5,10 +5,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 import time
 from pathlib import Path
 
-PAPER_CHOICES = ("core", "bok2024", "birrell2024", "bravo2025", "liang2025", "tran2022")
+WIDTH = 100
+
+
+def paper_id(text: str) -> str:
+    """``--paper``: a covered paper's id (an unknown id lists the covered ones)."""
+    from dpsym.papers import registry
+
+    try:
+        return registry.paper(text).id
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _run_claims(paper: str | None, dps: int, progress: bool) -> list[tuple[object, object]]:
@@ -23,81 +34,151 @@ def _run_claims(paper: str | None, dps: int, progress: bool) -> list[tuple[objec
     return [(c, c.run(dps)) for c in it]
 
 
-def _print_table(rows: list[tuple[object, object]]) -> None:
-    from dpsym.claims import PAPERS, summarize
+def _wrap(label: str, text: str, indent: int = 4) -> list[str]:
+    pad = " " * indent
+    return textwrap.wrap(f"{label}{text}", WIDTH, initial_indent=pad,
+                         subsequent_indent=pad + "  ", break_on_hyphens=False) or [pad + label]
 
+
+def _verdict(c: object, o: object) -> str:
+    return o.verdict if c.severity is None or o.verdict != "erratum" else f"erratum: {c.severity}"
+
+
+def format_rows(rows: list[tuple[object, object]]) -> list[str]:
+    """The ledger as text lines of at most 100 columns (ids and verdicts in full)."""
+    from dpsym.papers import registry
+
+    lines: list[str] = []
     by_paper: dict[str, list] = {}
     for c, o in rows:
         by_paper.setdefault(c.paper, []).append((c, o))
-    for paper, items in by_paper.items():
-        print(f"\n== {paper}: {PAPERS[paper]} ==")
-        header = ("id", "ref", "printed", "recomputed", "digits", "verdict")
-        table = [header] + [
-            (c.id, c.ref, c.printed or "-", o.value or "-",
-             "exact" if o.digits is None else str(o.digits), o.verdict)
-            for c, o in items
-        ]
-        widths = [min(max(len(r[i]) for r in table), 48) for i in range(len(header))]
-        for r in table:
-            print("  ".join(v[: widths[i]].ljust(widths[i]) for i, v in enumerate(r)))
+    for pid, items in by_paper.items():
+        p = registry.paper(pid)
+        head = f"== {pid}: {p.short}, {p.title}" + (f" (arXiv:{p.arxiv})" if p.arxiv else "")
+        lines += ["", *textwrap.wrap(head, WIDTH, subsequent_indent="   ")]
         for c, o in items:
-            if o.verdict in ("erratum", "unresolved", "failed"):
-                extra = f" corrected: {o.corrected}." if o.corrected else ""
-                print(f"  [{o.verdict}] {c.id}:{extra} {o.evidence}")
-    counts = summarize(rows)
-    print("\n" + ", ".join(f"{v} {k}" for k, v in counts.items()) + f" ({len(rows)} claims)")
+            verdict = f"[{_verdict(c, o)}]"
+            if len(c.id) + 2 + len(verdict) <= WIDTH:
+                lines.append(c.id + verdict.rjust(WIDTH - len(c.id)))
+            else:
+                lines += [c.id, verdict.rjust(WIDTH)]
+            digits = "" if o.digits is None else f" ({o.digits} stable digits)"
+            facts = f"{c.ref} | printed: {c.printed or '-'} | recomputed: {o.value or '-'}"
+            lines += _wrap("", facts + digits)
+            if o.verdict != "reproduced":
+                if o.corrected:
+                    lines += _wrap("corrected: ", o.corrected)
+                lines += _wrap("evidence: ", o.evidence)
+    return lines
+
+
+def summary_lines(rows: list[tuple[object, object]]) -> list[str]:
+    """Counts by paper and verdict, reproduced split into printed/derived, errata by
+    severity."""
+    from dpsym.claims import SEVERITIES, count_by_kind, summarize
+
+    lines = ["", "== summary"]
+    by_paper: dict[str, list] = {}
+    for c, o in rows:
+        by_paper.setdefault(c.paper, []).append((c, o))
+    for pid, items in [*by_paper.items(), ("all", rows)]:
+        counts = summarize(items)
+        kinds = count_by_kind(items)
+        verdicts = ", ".join(f"{n} {v}" for v, n in counts.items())
+        sev = ", ".join(f"{kinds[s]} {s}" for s in SEVERITIES if kinds[s])
+        text = (f"{pid}: {len(items)} claims: {verdicts}; reproduced = {kinds['printed']} "
+                f"printed + {kinds['derived']} derived" + (f"; errata: {sev}" if sev else ""))
+        lines += textwrap.wrap(text, WIDTH, subsequent_indent="    ")
+    return lines
+
+
+def _rows_json(rows: list[tuple[object, object]]) -> list[dict]:
+    return [
+        {"id": c.id, "paper": c.paper, "ref": c.ref, "kind": c.kind, "printed": c.printed,
+         "value": o.value, "digits": o.digits, "verdict": o.verdict,
+         "corrected": o.corrected, "evidence": o.evidence, "severity": c.severity}
+        for c, o in rows
+    ]
+
+
+def _verify(args: argparse.Namespace) -> tuple[int, list[tuple[object, object]], float]:
+    t0 = time.perf_counter()
+    rows = _run_claims(args.paper, args.dps, progress=not args.json and args.progress)
+    status = 1 if any(o.verdict == "failed" for _, o in rows) else 0
+    if args.verdict:
+        rows = [(c, o) for c, o in rows if o.verdict in args.verdict]
+    return status, rows, time.perf_counter() - t0
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    t0 = time.perf_counter()
-    rows = _run_claims(args.paper, args.dps, progress=not args.json and args.progress)
+    status, rows, elapsed = _verify(args)
     if args.json:
-        print(json.dumps([
-            {"id": c.id, "paper": c.paper, "ref": c.ref, "kind": c.kind, "printed": c.printed,
-             "value": o.value, "digits": o.digits, "verdict": o.verdict,
-             "corrected": o.corrected, "evidence": o.evidence}
-            for c, o in rows
-        ], indent=1))
+        print(json.dumps(_rows_json(rows), indent=1))
     else:
-        _print_table(rows)
-        print(f"verified at dps={args.dps} in {time.perf_counter() - t0:.1f} s")
-    return 1 if any(o.verdict == "failed" for _, o in rows) else 0
+        for line in format_rows(rows) + summary_lines(rows):
+            print(line)
+        shown = f" (showing {', '.join(args.verdict)})" if args.verdict else ""
+        print(f"verified at dps={args.dps} in {elapsed:.1f} s{shown}")
+    return status
 
 
 def cmd_figures(args: argparse.Namespace) -> int:
+    for p in _figures(args):
+        print(p)
+    return 0
+
+
+def _figures(args: argparse.Namespace) -> list[Path]:
     import matplotlib
 
     matplotlib.use("Agg")  # files only: never open a window
     from dpsym.figures import save_all
 
-    paths = save_all(Path(args.out), args.paper, progress=args.progress)
-    for p in paths:
-        print(p)
-    return 0
+    return save_all(Path(args.out), args.paper, progress=args.progress)
 
 
 def cmd_reproduce(args: argparse.Namespace) -> int:
-    status = cmd_verify(args)
-    args.progress = True
-    cmd_figures(args)
+    status, rows, elapsed = _verify(args)
+    if not args.json:
+        for line in format_rows(rows) + summary_lines(rows):
+            print(line)
+        print(f"verified at dps={args.dps} in {elapsed:.1f} s")
+    args.progress = args.progress and not args.json
+    paths = _figures(args)
+    if args.json:
+        print(json.dumps({"claims": _rows_json(rows), "figures": [str(p) for p in paths]},
+                         indent=1))
+    else:
+        for p in paths:
+            print(p)
     return status
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     """Register ``verify``, ``figures`` and ``reproduce``."""
+    from dpsym.claims import VERDICTS
+    from dpsym.papers import registry
+
+    covered = ", ".join(registry.ids())
 
     def paper_opts(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--paper", choices=PAPER_CHOICES, default=None)
+        sp.add_argument("--paper", type=paper_id, default=None, metavar="P",
+                        help=f"one paper: {covered}")
         sp.add_argument("--dps", type=int, default=30, help="working precision (digits)")
-        sp.add_argument("--json", action="store_true", help="rows as a JSON list")
+        sp.add_argument("--json", action="store_true", help="rows as JSON")
+        sp.add_argument("--verdict", action="append", choices=VERDICTS, default=None,
+                        help="show only claims with this verdict (repeatable)")
         sp.add_argument("--no-progress", dest="progress", action="store_false")
 
-    v = sub.add_parser("verify", help="recompute every ledger claim")
+    v = sub.add_parser("verify", help="recompute every ledger claim",
+                       description="Recompute every claim of the ledger and print, per paper, "
+                                   "each claim's verdict with its evidence, then a summary.")
     paper_opts(v)
     v.set_defaults(func=cmd_verify)
 
-    f = sub.add_parser("figures", help="regenerate figures (PNG + PDF)")
-    f.add_argument("--paper", choices=PAPER_CHOICES, default=None)
+    f = sub.add_parser("figures", help="regenerate figures (PNG + PDF) and figures/INDEX.md")
+    f.add_argument("--paper", type=paper_id, default=None, metavar="P",
+                   help=f"one paper: {covered}")
     f.add_argument("--out", default="figures")
     f.add_argument("--no-progress", dest="progress", action="store_false")
     f.set_defaults(func=cmd_figures)
@@ -106,3 +187,5 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     paper_opts(r)
     r.add_argument("--out", default="figures")
     r.set_defaults(func=cmd_reproduce)
+
+

@@ -12,7 +12,7 @@ virtualenv outside the repository, from the repository root::
     /tmp/peers/bin/pip install dp-accounting autodp prv-accountant mpmath
     /tmp/peers/bin/python tests/reference/make_peer_poisson_rdp.py
 
-It (re)writes ``tests/reference/peer_poisson_rdp.json`` beside this file.
+It (re)writes ``dpsym/data/peer_poisson_rdp.json`` (package data, read by the tour).
 opacus is not covered: it cannot be imported without torch.
 """
 
@@ -34,7 +34,7 @@ import dp_accounting.rdp.rdp_privacy_accountant
 import prv_accountant
 import prv_accountant.other_accountants
 
-OUTPUT = Path(__file__).with_name("peer_poisson_rdp.json")
+OUTPUT = Path(__file__).resolve().parents[2] / "dpsym" / "data" / "peer_poisson_rdp.json"
 GENERATED = "2026-11-22"
 
 QS = [1e-7, 1e-3, 0.01, 0.1]
