@@ -41,3 +41,17 @@ def test_pld_calibration_is_below_rdp():
 def test_unreachable_target_raises():
     with pytest.raises(ValueError, match="sigma_max"):
         calibrate_noise(poisson_run("1", 10 ** 6), "1e-6", "1e-12", sigma_max=2)
+
+
+def test_small_target_with_large_optimal_order_is_minimal_and_quick():
+    """eps = 0.01 puts the optimal order near 680, between the old bracketing grid's 512 and
+    1024: the bracket was loose and calibration took 40 accountant evaluations (16 s)."""
+    run = poisson_run("0.001", 100)
+    cal = calibrate_noise(run, "0.01", "1e-6")
+    assert cal.evaluations <= 20
+
+    def eps(s: Fraction) -> object:
+        return RdpAccountant().compose(run(s)).get_epsilon("1e-6").value
+
+    assert eps(cal.sigma) == cal.epsilon <= 0.01
+    assert eps(cal.sigma - Fraction(1, 1000)) > 0.01
