@@ -1,0 +1,278 @@
+"""Accounting for NoisySGD (App. D.5): Prop. D.4 (the PRV of C_p(G(mu))), and certified
+(eps, delta) and f-DP intervals for the bounds of Thms 4.8-4.10.
+
+**Prop. D.4.**  Y with X = -Y is a privacy-loss random variable (PRV) pair of C_p(G(mu)):
+
+    F_Y(t) = p Phi(eps+/mu - mu/2) + (1 - p) Phi(eps+/mu + mu/2)    for t > 0,
+    F_Y(t) = Phi(-eps-/mu - mu/2)                                     for t <= 0,
+
+eps+- = log((p - 1 + e^{+-t})/p) (:func:`prop_d_4`).  Two independent checks:
+
+* the PRV condition dY = e^t dX, i.e. f_Y(t) = e^t f_Y(-t), by sympy, and the atom of Y at 0,
+  of mass (1 - p)(Phi(mu/2) - Phi(-mu/2)) (:func:`prop_d_4_symbolic`);
+* the privacy curve delta(eps) = E[(1 - e^{eps - Y})_+] = int_eps^oo e^{eps - y} P(Y > y) dy
+  from F_Y by quadrature (:func:`prop_d_4_delta`), against sup_x (1 - e^eps x - C_p(G(mu))(x))
+  from the closed-form tradeoff curve (:func:`dpsym.fdp.duality.delta_of_tradeoff`).
+
+As printed F_Y(0) = Phi(-mu/2) = P(Y < 0): the atom is left out at t = 0, so the printed
+function is the left-continuous version of the CDF there (a convention, not an error: the law
+is the same).
+
+**Composition.**  A bound f = G(mu_0) (x) (x)_j C_p(G(mu_j))^{(x) k_j} (:class:`NoisySGDTradeoff`)
+has the PRV S + N0, S a sum of independent copies of Prop. D.4's Y and N0 ~ N(mu_0^2/2, mu_0^2)
+the PRV of G(mu_0).  The functions here return certified intervals (lower, upper) for its
+delta(eps), its eps(delta) and its tradeoff curve; the composition itself is numerical
+(``_composed``, see its docstring).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+import mpmath
+import numpy as np
+import sympy as sp
+from mpmath import mpf
+from scipy.special import log_ndtr, ndtr
+
+from dpsym.errors import require
+from dpsym.fdp.duality import tradeoff_interval
+from dpsym.fdp.symbolic import Derivation, std_normal_cdf
+from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, Phi, precision, to_mpf
+from dpsym.papers.bok2024.noisysgd import NoisySGDTradeoff
+from dpsym.papers.registry import cite
+
+__all__ = [
+    "Interval",
+    "noisysgd_delta_interval",
+    "noisysgd_epsilon_interval",
+    "noisysgd_tradeoff_interval",
+    "prop_d_4",
+    "prop_d_4_atom",
+    "prop_d_4_delta",
+    "prop_d_4_symbolic",
+]
+
+PAPER = "bok2024"
+
+
+def _ref(where: str) -> str:
+    return cite(PAPER, where)
+
+
+# --- Proposition D.4 -------------------------------------------------------------------------
+
+
+def _cdf(tv: mpf, pv: mpf, mv: mpf) -> mpf:
+    if tv == mpmath.inf:
+        return mpf(1)
+    if tv == mpmath.ninf:
+        return mpf(0)
+    if tv > 0:
+        ep = mpmath.log((pv - 1 + mpmath.exp(tv)) / pv)
+        return pv * Phi(ep / mv - mv / 2) + (1 - pv) * Phi(ep / mv + mv / 2)
+    em = mpmath.log((pv - 1 + mpmath.exp(-tv)) / pv)
+    return Phi(-em / mv - mv / 2)
+
+
+def _pm(p: Number, mu: Number, ref: str) -> tuple[mpf, mpf]:
+    pv, mv = to_mpf(p, "p", ref), to_mpf(mu, "mu", ref)
+    require(0 < pv <= 1, "p", p, "0 < p <= 1", ref)
+    require(mv > 0, "mu", mu, "mu > 0", ref)
+    return pv, mv
+
+
+def prop_d_4(t: Number, p: Number, mu: Number, dps: int = DEFAULT_DPS) -> mpf:
+    """F_Y(t) of Prop. D.4 as printed; see the module docstring.
+
+    >>> from dpsym.numerics import nstr
+    >>> nstr(prop_d_4(0, "0.25", "2.5"), 12), nstr(prop_d_4("0.5", "0.25", "2.5"), 12)
+    ('0.105649773667', '0.778261124991')
+    """
+    ref = _ref("Prop. D.4")
+    with precision(dps + GUARD_DPS):
+        tv = to_mpf(t, "t", ref, allow_inf=True)
+        out = _cdf(tv, *_pm(p, mu, ref))
+    with precision(dps):
+        return +out
+
+
+def prop_d_4_atom(p: Number, mu: Number, dps: int = DEFAULT_DPS) -> mpf:
+    """The jump of the printed F_Y at 0, lim_{t->0+} F_Y(t) - F_Y(0): Y's atom at 0."""
+    ref = _ref("Prop. D.4")
+    with precision(dps + GUARD_DPS):
+        pv, mv = _pm(p, mu, ref)
+        right = pv * Phi(-mv / 2) + (1 - pv) * Phi(mv / 2)   # eps+ -> 0 as t -> 0+
+        out = right - _cdf(mpf(0), pv, mv)
+    with precision(dps):
+        return +out
+
+
+def prop_d_4_delta(eps: Number, p: Number, mu: Number, dps: int = DEFAULT_DPS) -> mpf:
+    """delta(eps) = E[(1 - e^{eps - Y})_+] = int_eps^oo e^{eps - y} (1 - F_Y(y)) dy from the
+    printed F_Y, by tanh-sinh quadrature split at 0 (where F_Y jumps).  The tail 1 - F_Y(y)
+    for y > 0 is computed as p Phi(mu/2 - a) + (1 - p) Phi(-a - mu/2), a = eps+/mu, without
+    cancellation."""
+    ref = _ref("Prop. D.4")
+    with precision(dps + GUARD_DPS):
+        e = to_mpf(eps, "eps", ref)
+        pv, mv = _pm(p, mu, ref)
+
+        def tail(y: mpf) -> mpf:
+            if y > 0:
+                a = mpmath.log((pv - 1 + mpmath.exp(y)) / pv) / mv
+                return pv * Phi(mv / 2 - a) + (1 - pv) * Phi(-a - mv / 2)
+            return 1 - _cdf(y, pv, mv)
+
+        pts = [e, mpf(0), mpmath.inf] if e < 0 else [e, mpmath.inf]
+        out = mpmath.quad(lambda y: mpmath.exp(e - y) * tail(y), pts)
+    with precision(dps):
+        return +out
+
+
+@cache
+def prop_d_4_symbolic() -> Derivation:
+    """Prop. D.4's PRV condition by sympy: f_Y(t) / f_Y(-t) for t > 0, from the two printed
+    branches of F_Y, simplifies to e^t (``derived`` vs ``target``); the notes give the jump at
+    0 and the limits F_Y(-oo) = 0, F_Y(oo) = 1."""
+    t = sp.Symbol("t", positive=True)
+    p = sp.Symbol("p", positive=True)
+    mu = sp.Symbol("mu", positive=True)
+    Phi_ = std_normal_cdf
+    ep = sp.log((p - 1 + sp.exp(t)) / p)
+    pos = p * Phi_(ep / mu - mu / 2) + (1 - p) * Phi_(ep / mu + mu / 2)
+    s = sp.Symbol("s", negative=True)
+    neg = Phi_(-sp.log((p - 1 + sp.exp(-s)) / p) / mu - mu / 2)
+    f_pos = sp.diff(pos, t)
+    f_neg_at = sp.diff(neg, s).subs(s, -t)
+    ratio = sp.simplify(sp.expand(sp.simplify(f_pos / f_neg_at)))
+    jump = sp.simplify(sp.limit(pos, t, 0, "+") - neg.subs(s, 0))
+    top = sp.limit(pos, t, sp.oo)
+    bottom = sp.limit(neg, s, -sp.oo)
+    return Derivation(ratio, sp.exp(t), sp.simplify(ratio - sp.exp(t)),
+                      f"jump at 0 = {jump}; F_Y(oo) = {top}; F_Y(-oo) = {bottom}")
+
+
+# --- Composition (phase-A stand-in: to be replaced by dpsym's certified PLD engine) -----------
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A certified interval (lower, upper) and the grid spacing that produced it."""
+
+    lower: float
+    upper: float
+    h: float
+
+    @property
+    def width(self) -> float:
+        return self.upper - self.lower
+
+
+def _float_up(x: mpf) -> float:
+    v = float(x)
+    return v if v >= x else float(np.nextafter(v, np.inf))
+
+
+@lru_cache(maxsize=16)
+def _composed(p: float, factors: tuple[tuple[float, int], ...], h: float):
+    """The grid law of S' = the sum of the subsampled factors' PRVs (mean-preserving rounding,
+    :mod:`dpsym.fdp.prv`), composed by FFT.  Stand-in until the certified engine lands."""
+    from dpsym.fdp import prv
+
+    law = None
+    for mu, k in factors:
+        part = prv.compose_subsampled_gaussian(p, mu, k, h=h)
+        if law is None:
+            law = part
+        else:
+            m, z, c = prv._convolve((law.masses, law.zero), (part.masses, part.zero),
+                                    int(np.ceil(15.0 / h)))
+            law = prv.ComposedPRV(m, z, h, law.t + part.t, law.cut + part.cut + c)
+    return law
+
+
+def _gaussian_delta(c: np.ndarray, mu0: float) -> np.ndarray:
+    """delta of G(mu0) at the real points c: Phi(-c/mu0 + mu0/2) - e^c Phi(-c/mu0 - mu0/2)."""
+    if mu0 == 0:
+        return -np.expm1(np.minimum(c, 0.0))
+    return ndtr(-c / mu0 + mu0 / 2) - np.exp(c + log_ndtr(-c / mu0 - mu0 / 2))
+
+
+def _delta_given_law(law, mu0: float, eps: float) -> float:
+    s = (np.arange(law.masses.size) - law.zero) * law.h
+    if mu0 == 0:
+        sel = s > eps
+        return float(np.sum(law.masses[sel] * -np.expm1(eps - s[sel])))
+    return float(np.sum(law.masses * np.clip(_gaussian_delta(eps - s, mu0), 0, 1)))
+
+
+def _delta_bounds(law, mu0: float, eps: float, beta: float = 1e-12) -> tuple[float, float]:
+    e = law.eta(beta)
+    lo = _delta_given_law(law, mu0, eps + e) - beta - law.cut
+    hi = _delta_given_law(law, mu0, eps - e) + beta + law.cut
+    return max(lo, 0.0), min(hi, 1.0)
+
+
+def _floats(f: NoisySGDTradeoff) -> tuple[float, float, tuple[tuple[float, int], ...]]:
+    return (_float_up(f.p), _float_up(f.gdp),
+            tuple((_float_up(m), k) for m, k in f.factors))
+
+
+def noisysgd_delta_interval(f: NoisySGDTradeoff, eps: Number, h: float = 1e-4
+                            ) -> Interval:
+    """Certified (lower, upper) for delta(eps) of the composed bound ``f``."""
+    p, mu0, factors = _floats(f)
+    law = _composed(p, factors, h)
+    lo, hi = _delta_bounds(law, mu0, float(eps))
+    return Interval(lo, hi, h)
+
+
+def noisysgd_epsilon_interval(f: NoisySGDTradeoff, delta: Number, width: float = 1e-2,
+                              h: float | None = None) -> Interval:
+    """Certified (lower, upper) for the smallest eps with delta(eps) <= delta, refining the
+    grid until the width is at most ``width`` (or ``h`` is given)."""
+    ref = _ref("App. D.5")
+    d = float(delta)
+    require(0 < d < 1, "delta", delta, "0 < delta < 1", ref)
+    p, mu0, factors = _floats(f)
+    hh = h if h is not None else 4e-4
+
+    def solve(law, side: int) -> float:
+        lo, hi = 0.0, 1.0
+        while _delta_bounds(law, mu0, hi)[side] > d:
+            hi *= 2
+            require(hi < 1e4, "delta", delta, "an eps below 1e4", ref)
+        for _ in range(55):
+            mid = (lo + hi) / 2
+            if _delta_bounds(law, mu0, mid)[side] > d:
+                lo = mid
+            else:
+                hi = mid
+        return hi if side == 1 else lo
+
+    while True:
+        law = _composed(p, factors, hh)
+        out = Interval(solve(law, 0), solve(law, 1), hh)
+        if h is not None or out.width <= width or hh < 1e-6:
+            return out
+        hh *= max(0.25, min(0.5, 0.9 * width / out.width))
+
+
+def noisysgd_tradeoff_interval(f: NoisySGDTradeoff, x: Sequence[float], h: float = 1e-4,
+                               eps_max: float | None = None, points: int = 400
+                               ) -> tuple[np.ndarray, np.ndarray]:
+    """Certified (lower, upper) tradeoff curves of the composed bound ``f`` at the type-I errors
+    ``x`` (every factor is symmetric, so the composition is), from delta intervals on an eps
+    grid (:func:`dpsym.fdp.duality.tradeoff_interval`)."""
+    p, mu0, factors = _floats(f)
+    law = _composed(p, factors, h)
+    if eps_max is None:
+        eps_max = 1.0
+        while _delta_bounds(law, mu0, eps_max)[1] > 1e-9 and eps_max < 200:
+            eps_max *= 1.5
+    grid = np.linspace(0.0, eps_max, points)
+    b = np.array([_delta_bounds(law, mu0, e) for e in grid])
+    return tradeoff_interval(grid, b[:, 0], b[:, 1], x)
