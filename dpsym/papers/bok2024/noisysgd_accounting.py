@@ -276,3 +276,59 @@ def noisysgd_tradeoff_interval(f: NoisySGDTradeoff, x: Sequence[float], h: float
     grid = np.linspace(0.0, eps_max, points)
     b = np.array([_delta_bounds(law, mu0, e) for e in grid])
     return tradeoff_interval(grid, b[:, 0], b[:, 1], x)
+
+
+# --- Footnote 13: the one-sided G(mu)_p is not C_p(G(mu)), even in the CLT limit ------------
+
+
+@dataclass(frozen=True)
+class CLTLimits:
+    """Footnote 13 in numbers: the squared CLT limits over p0^2 of the t-fold compositions of
+    the one-sided G(mu)_p = T(N(0,1), p N(mu,1) + (1-p) N(0,1)) (``one_sided``, derived) and of
+    C_p(G(mu)) (``symmetrised`` = 2 K(mu), Lemma A.5), and the series of their difference."""
+
+    one_sided: sp.Expr
+    symmetrised: sp.Expr
+    difference_series: sp.Expr
+    derivation_notes: str
+
+
+@cache
+def footnote_13_clt(order: int = 5) -> CLTLimits:
+    """Footnote 13 by sympy: the CLT of the one-sided pair (P, Q) = (N(0,1), p N(mu,1) + (1-p)
+    N(0,1)) from the moments of its log-likelihood ratio, against Lemma A.5's C_p(G(mu)).
+
+    With W = e^{mu x - mu^2/2} (so E_P W^k = e^{k(k-1) mu^2/2}, by sympy.stats) the loss
+    log(dQ/dP) = log(1 + p(W - 1)) = p(W - 1) - p^2 (W - 1)^2/2 + O(p^3), so per copy
+    KL(P||Q) = -E_P[loss] and Var_P[loss] are p^2 (e^{mu^2} - 1)/2 and p^2 (e^{mu^2} - 1) to
+    leading order.  The CLT for t copies with p sqrt t -> p0 (DRS22, Thm 5: mu = 2 kappa_1 /
+    sqrt(kappa_2)) gives mu^2 = p0^2 (e^{mu^2} - 1), the [BDLS20] formula; C_p(G(mu)) gives
+    2 p0^2 K(mu).  They differ at order mu^3: 2K - (e^{mu^2} - 1) = sqrt(2/pi) mu^3 + ...
+    """
+    import sympy.stats as sps
+
+    mu, p = sp.symbols("mu p", positive=True)
+    k = sp.Symbol("k", positive=True)
+    a = sp.Symbol("a", real=True)
+    w = sp.Symbol("W", positive=True)
+    # E_P W^k = e^{-k mu^2/2} E e^{k mu x}, x ~ N(0, 1): the moment generating function by
+    # sympy.stats, then substituted.
+    mgf = sp.simplify(sps.E(sp.exp(a * sps.Normal("x", 0, 1))))
+    moment = sp.exp(-k * mu**2 / 2) * mgf.subs(a, k * mu)
+
+    def E(poly: sp.Expr) -> sp.Expr:
+        P = sp.Poly(sp.expand(poly), w)
+        return sp.expand(sum(c * (moment.subs(k, deg[0]) if deg[0] else 1)
+                             for deg, c in P.terms()))
+
+    loss = p * (w - 1) - p**2 * (w - 1) ** 2 / 2          # log(1 + p(W - 1)) to O(p^3)
+    kl = sp.expand(-E(loss))
+    var = sp.expand(E(loss**2) - E(loss) ** 2)
+    kl2 = sp.simplify(kl.coeff(p, 2))                    # leading order p^2
+    var2 = sp.simplify(var.coeff(p, 2))
+    one_sided = sp.simplify((2 * kl2) ** 2 / var2)       # (2 kappa_1)^2 / kappa_2 per p0^2
+    K = sp.exp(mu**2) * std_normal_cdf(sp.Rational(3, 2) * mu) + 3 * std_normal_cdf(-mu / 2) - 2
+    sym = 2 * K
+    diff = sp.series(sym - one_sided, mu, 0, order + 1).removeO()
+    return CLTLimits(one_sided, sym, sp.simplify(diff),
+                     f"KL per copy ~ p^2 ({kl2}), Var per copy ~ p^2 ({var2})")
