@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache, lru_cache
 
 import mpmath
@@ -45,14 +46,22 @@ from dpsym.papers.bok2024.noisysgd import NoisySGDTradeoff
 from dpsym.papers.registry import cite
 
 __all__ = [
+    "BestTau",
+    "CLTCheck",
+    "CLTLimits",
     "Interval",
+    "best_tau",
+    "clt_check",
+    "footnote_13_clt",
     "noisysgd_delta_interval",
+    "noisysgd_delta_profile",
     "noisysgd_epsilon_interval",
     "noisysgd_tradeoff_interval",
     "prop_d_4",
     "prop_d_4_atom",
     "prop_d_4_delta",
     "prop_d_4_symbolic",
+    "thm_4_8_regime",
 ]
 
 PAPER = "bok2024"
@@ -261,6 +270,16 @@ def noisysgd_epsilon_interval(f: NoisySGDTradeoff, delta: Number, width: float =
         hh *= max(0.25, min(0.5, 0.9 * width / out.width))
 
 
+def noisysgd_delta_profile(f: NoisySGDTradeoff, eps: Sequence[float], h: float = 1e-4
+                           ) -> tuple[np.ndarray, np.ndarray]:
+    """Certified (lower, upper) of delta(eps) of the composed bound at every eps of ``eps``
+    (one composition, many evaluations): the privacy profile."""
+    p, mu0, factors = _floats(f)
+    law = _composed(p, factors, h)
+    b = np.array([_delta_bounds(law, mu0, float(e)) for e in eps])
+    return b[:, 0], b[:, 1]
+
+
 def noisysgd_tradeoff_interval(f: NoisySGDTradeoff, x: Sequence[float], h: float = 1e-4,
                                eps_max: float | None = None, points: int = 400
                                ) -> tuple[np.ndarray, np.ndarray]:
@@ -332,3 +351,97 @@ def footnote_13_clt(order: int = 5) -> CLTLimits:
     diff = sp.series(sym - one_sided, mu, 0, order + 1).removeO()
     return CLTLimits(one_sided, sym, sp.simplify(diff),
                      f"KL per copy ~ p^2 ({kl2}), Var per copy ~ p^2 ({var2})")
+
+
+# --- Evidence that needs the composition --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BestTau:
+    """Thm 4.9 (or 4.10) at the tau that certifies the smallest eps among those tried: every
+    tau gives a valid bound, so the minimum of the upper ends is a certified eps."""
+
+    tau: int
+    epsilon: Interval
+    tried: tuple[tuple[int, float], ...]   # (tau, upper eps)
+    clt_tau: int
+
+
+def best_tau(bound_at: object, t: int, clt_k: int, delta: Number = "1e-5",
+             width: float = 1e-2, points: int = 7) -> BestTau:
+    """Minimise the certified eps(delta) of ``bound_at(tau)`` over tau in [tau_min, t] on a
+    geometric grid of t - tau around the CLT choice ``clt_k`` (Props C.14, C.15), then on
+    the neighbours of the best grid point.  ``bound_at`` returns a :class:`NoisySGDTradeoff`
+    or raises ValueError for an inadmissible tau."""
+    kmax = t
+    ks = {max(0, min(kmax, round(clt_k * 2.0 ** (j / 2)))) for j in range(-points, points + 1)}
+    tried: dict[int, Interval] = {}
+
+    def at(k: int) -> Interval | None:
+        tau = t - k
+        if tau in tried:
+            return tried[tau]
+        try:
+            f = bound_at(tau)
+        except ValueError:
+            return None
+        tried[tau] = noisysgd_epsilon_interval(f, delta, width=width)
+        return tried[tau]
+
+    for k in sorted(ks):
+        at(k)
+    best = min(tried, key=lambda tau: tried[tau].upper)
+    for tau in (best - 1, best + 1):
+        if 0 <= t - tau <= kmax:
+            at(t - tau)
+    best = min(tried, key=lambda tau: tried[tau].upper)
+    return BestTau(best, tried[best], tuple(sorted((k, v.upper) for k, v in tried.items())),
+                   t - clt_k)
+
+
+@dataclass(frozen=True)
+class CLTCheck:
+    """Lemma A.5's CLT against the certified composition of C_p(G(mu))^{(x) t}: the CLT mu and
+    its eps(delta) (Lemma A.3), the certified interval, and where the CLT eps lies."""
+
+    p: mpf
+    mu: mpf
+    t: int
+    clt_mu: mpf
+    clt_epsilon: mpf
+    certified: Interval
+
+    @property
+    def position(self) -> str:
+        """'below' (the CLT is optimistic: it claims less privacy loss than certified),
+        'inside' or 'above' (pessimistic)."""
+        e = float(self.clt_epsilon)
+        return "below" if e < self.certified.lower else (
+            "above" if e > self.certified.upper else "inside")
+
+
+def clt_check(p: Number, mu: Number, t: int, delta: Number = "1e-5", width: float = 1e-2,
+              dps: int = 30) -> CLTCheck:
+    """The CLT (Lemma A.5) and the certified composition for C_p(G(mu))^{(x) t} (Thm 4.8's
+    form, with L/(b sigma) = mu and b/n = p)."""
+    from dpsym.fdp import clt_mu, gdp_epsilon
+
+    f = NoisySGDTradeoff(to_mpf(p, "p"), mpf(0), ((to_mpf(mu, "mu"), t),), "C_p(G(mu))^t")
+    m = clt_mu(p, mu, t, dps=dps)
+    return CLTCheck(f.p, f.factors[0][0], t, m, gdp_epsilon(m, delta, dps=dps),
+                    noisysgd_epsilon_interval(f, delta, width=width))
+
+
+def thm_4_8_regime(mu: Number = "0.5", kappa: Number = 2, ratios: Sequence[int] = (5, 10, 20, 40),
+                   fixed_p: Number | None = None, delta: Number = "1e-5", width: float = 1e-2
+                   ) -> list[CLTCheck]:
+    """Text after Thm 4.10: Thm 4.8 stays bounded for t = O(n^2/b^2) (the CLT limit) but is
+    vacuous as t -> oo at fixed b/n.  With ``fixed_p`` None: p = 1/r and t = kappa r^2 for r in
+    ``ratios`` (the certified eps approach the CLT's); otherwise p = ``fixed_p`` and t =
+    kappa r^2 (eps grows without bound)."""
+    out = []
+    for r in ratios:
+        p = Fraction(1, r) if fixed_p is None else Fraction(str(fixed_p))
+        t = round(Fraction(str(kappa)) * r * r)
+        out.append(clt_check(p, mu, t, delta, width))
+    return out
