@@ -37,7 +37,7 @@ import sympy as sp
 from mpmath import mpf
 
 from dpsym.errors import require, require_integer
-from dpsym.fdp import TradeoffFunction, clt_K
+from dpsym.fdp import Gaussian, TradeoffFunction, clt_K
 from dpsym.fdp.neyman_pearson import mixture_delta
 from dpsym.fdp.subsampling import SubsampledEnvelope, SubsampledGaussian, subsample
 from dpsym.fdp.symbolic import Derivation, std_normal_cdf
@@ -47,11 +47,17 @@ from dpsym.papers.bok2024.noisygd import lem_2_8
 from dpsym.papers.registry import cite
 
 __all__ = [
+    "LEM_C_12_PAIRS",
+    "EnvelopeAgreement",
+    "LemmaC12Scan",
     "NoisySGDTradeoff",
+    "OneStepFacts",
     "def_4_7",
+    "def_4_7_agreement",
     "def_4_7_gaussian",
     "lem_c_12",
     "lem_c_12_pair_delta",
+    "lem_c_12_scan",
     "one_step_tradeoff",
     "prop_c_14",
     "prop_c_14_mu",
@@ -61,6 +67,7 @@ __all__ = [
     "prop_c_15_symbolic",
     "thm_4_8",
     "thm_4_8_fact_c",
+    "thm_4_8_one_step_facts",
     "thm_4_8_tangency",
     "thm_4_8_tangency_symbolic",
     "thm_4_9",
@@ -153,6 +160,33 @@ def def_4_7_gaussian(p: Number, mu: Number) -> SubsampledGaussian:
     return SubsampledGaussian(p, mu)
 
 
+@dataclass(frozen=True)
+class EnvelopeAgreement:
+    """Def. 4.7 two ways: the certified numeric envelope (H - omega <= C_p(G(mu)) <= H) and
+    the closed form, compared at ``points`` type-I errors."""
+
+    omega: mpf
+    max_gap: mpf          # max |H(x) - closed(x)|
+    contained: bool       # closed(x) in [H(x) - omega, H(x)] at every point
+    points: int
+
+
+def def_4_7_agreement(p: Number, mu: Number, n: int = 600, points: int = 199, dps: int = 30
+                      ) -> EnvelopeAgreement:
+    """Compare :func:`def_4_7` (numeric, any f) with :func:`def_4_7_gaussian` (closed form)."""
+    env = def_4_7(Gaussian(mu), p, n=n, dps=dps)
+    closed = def_4_7_gaussian(p, mu)
+    with precision(dps):
+        gap, inside = mpf(0), True
+        for i in range(1, points + 1):
+            x = mpf(i) / (points + 1)
+            lo, hi = env.bounds(x)
+            c = closed(x)
+            gap = max(gap, abs(hi - c))
+            inside = inside and lo <= c <= hi
+    return EnvelopeAgreement(env.omega, gap, inside, points)
+
+
 # --- Theorem 4.8 -----------------------------------------------------------------------------
 
 
@@ -236,6 +270,40 @@ def thm_4_8_tangency(p: Number, mu: Number, lam: Number, dps: int = DEFAULT_DPS
         return {"alpha": +alpha, "f": +beta, "slope": +slope, "C_p": +cp}
 
 
+@dataclass(frozen=True)
+class OneStepFacts:
+    """Facts (a)-(c) of App. C.4.1 on a grid of the threshold z: the largest |f^(1) - C_p| on
+    [0, alpha_1] (a), |f^(0) - C_p| on [alpha_2, 1] (b), and min over lambda and z of
+    f^(lambda) - C_p (>= 0: each instance respects Thm 4.8 at t = 1)."""
+
+    fact_a: mpf
+    fact_b: mpf
+    min_gap: mpf
+
+
+def thm_4_8_one_step_facts(p: Number, mu: Number, lambdas: Sequence[Number] = ("0", "0.25",
+                           "0.5", "0.75", "1"), zs: int = 41, dps: int = 30) -> OneStepFacts:
+    """Evaluate facts (a), (b) and Thm 4.8's inequality at t = 1 on the one-step instance
+    (:func:`one_step_tradeoff`) against the closed form of C_p(G(mu))."""
+    cp = SubsampledGaussian(p, mu)
+    with precision(dps + GUARD_DPS):
+        a1, a2 = cp.alpha_1, cp.alpha_2
+        fa = fb = mpf(0)
+        gap = mpf("inf")
+        for lam in lambdas:
+            for i in range(zs):
+                z = -8 + 16 * mpf(i) / (zs - 1)
+                a, b = one_step_tradeoff(p, mu, lam, z, dps=dps + GUARD_DPS)
+                d = b - cp(a)
+                gap = min(gap, d)
+                if to_mpf(lam) == 1 and a <= a1:
+                    fa = max(fa, abs(d))
+                if to_mpf(lam) == 0 and a >= a2:
+                    fb = max(fb, abs(d))
+    with precision(dps):
+        return OneStepFacts(+fa, +fb, +gap)
+
+
 @cache
 def thm_4_8_tangency_symbolic() -> Derivation:
     """Fact (c) by sympy: at z* = (lambda - 1/2) mu the slope of f^(lambda) is exactly -1, and
@@ -301,6 +369,56 @@ def lem_c_12_pair_delta(eps: Number, s: Number, sigma: Number, p: Number,
         out = mixture_delta(eps, law(W), law(W_prime), cells=cells)
     with precision(dps):
         return +out
+
+
+#: The pairs (W, W') of Lemma C.12's evidence, in units of s: constant and two-point laws.
+LEM_C_12_PAIRS = {
+    "opposite (footnote 9)": (([1], [-1]), ([1], [1])),
+    "same": (([1], [1]), ([1], [1])),
+    "one at 0": (([1], [0]), ([1], [1])),
+    "half and full": (([1], ["-0.5"]), ([1], [1])),
+    "two-point laws": ((["0.4", "0.6"], [-1, "0.4"]), (["0.5", "0.5"], ["0.6", "-0.2"])),
+}
+
+
+@dataclass(frozen=True)
+class LemmaC12Scan:
+    """Largest delta(P || Q)(eps) - delta_{C_p(G(2s/sigma))}(eps) over the pairs and eps
+    (<= 0: Lemma C.12 holds on them), the pair with the largest delta at every eps, and the
+    smallest gap between the opposite pair and the bound away from eps = 0."""
+
+    worst_excess: mpf
+    worst_pairs: tuple[str, ...]
+    opposite_gap: mpf
+
+
+def lem_c_12_scan(s: Number = "0.5", sigma: Number = 1, p: Number = "0.3",
+                  eps: Sequence[Number] = ("-0.6", "-0.3", "0", "0.2", "0.6", "1.2"),
+                  cells: int = 200, dps: int = 20) -> LemmaC12Scan:
+    """Lemma C.12 and footnote 9 on :data:`LEM_C_12_PAIRS` (:func:`lem_c_12_pair_delta`).
+
+    At eps = 0 the opposite pair and the bound have the same total variation,
+    p (2 Phi(s/sigma) - 1), so the gap is measured at eps != 0 only.
+    """
+    from dpsym.fdp.duality import delta_of_tradeoff
+
+    cp = lem_c_12(s, sigma, p, dps=dps)
+    with precision(dps + GUARD_DPS):
+        sv = to_mpf(s, "s")
+        excess, gap, worst = mpf("-inf"), mpf("inf"), []
+        for e in eps:
+            bound = delta_of_tradeoff(cp, e)
+            vals = {}
+            for name, ((w, x), (w2, x2)) in LEM_C_12_PAIRS.items():
+                vals[name] = lem_c_12_pair_delta(
+                    e, sv, sigma, p, (w, [sv * to_mpf(v) for v in x]),
+                    (w2, [sv * to_mpf(v) for v in x2]), cells=cells, dps=dps + GUARD_DPS)
+            excess = max(excess, max(vals.values()) - bound)
+            worst.append(max(vals, key=vals.get))
+            if to_mpf(e) != 0:
+                gap = min(gap, bound - vals["opposite (footnote 9)"])
+    with precision(dps):
+        return LemmaC12Scan(+excess, tuple(worst), +gap)
 
 
 # --- Theorem C.13, Theorem 4.9 ---------------------------------------------------------------
