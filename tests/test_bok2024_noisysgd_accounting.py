@@ -95,3 +95,37 @@ def test_clt_is_not_the_composition_for_table_4():
     assert iv.lower <= 4.44 <= iv.upper
     clt = gdp_epsilon(clt_mu(mpf(1) / 40, mpf(2) / 3, 2000, dps=20), "1e-5", dps=20)
     assert float(clt) > iv.upper
+
+
+def _peer_records():
+    import json
+    from pathlib import Path
+
+    doc = json.loads((Path(__file__).parent / "reference" / "peer_cp_gaussian.json").read_text())
+    return doc, {s["name"]: s for s in doc["settings"]}
+
+
+def test_peer_reference_file_is_documented():
+    doc, settings = _peer_records()
+    assert doc["libraries"]["prv-accountant"] == "0.2.0"
+    assert doc["libraries"]["dp-accounting"] == "0.6.0"
+    assert all("call" in r and "cpu_seconds" in r for r in doc["records"])
+    assert "table4,E=200" in settings
+
+
+@pytest.mark.parametrize("name", ["table4,E=50", "thm4.9,p=0.05,mu=0.5,c=0.9,k=30",
+                                  "p=1,mu=0.3,t=16"])
+def test_certified_interval_contains_the_peers(name):
+    """dpsym's certified eps interval contains prv-accountant's estimate (eps_error 1e-3)
+    and lies inside dp-accounting's optimistic/pessimistic bracket (vdi 1e-4)."""
+    doc, settings = _peer_records()
+    s = settings[name]
+    f = paper.NoisySGDTradeoff(mpf(s["p"]), mpf(s["gdp"]),
+                               tuple((mpf(m), k) for m, k in s["factors"]), name)
+    iv = acc.noisysgd_epsilon_interval(f, s["delta"], width=5e-3)
+    prv = next(r for r in doc["records"] if r["setting"] == name
+               and r["library"] == "prv-accountant" and r["eps_error"] == 1e-3)
+    dpa = next(r for r in doc["records"] if r["setting"] == name
+               and r["library"] == "dp-accounting" and r["vdi"] == 1e-4)
+    assert iv.lower <= prv["estimate"] <= iv.upper
+    assert dpa["optimistic"] <= iv.lower and iv.upper <= dpa["pessimistic"]
