@@ -49,9 +49,11 @@ __all__ = [
     "BestTau",
     "CLTCheck",
     "CLTLimits",
+    "ConvergenceRow",
     "Interval",
     "best_tau",
     "clt_check",
+    "convergence_rows",
     "footnote_13_clt",
     "noisysgd_delta_interval",
     "noisysgd_delta_profile",
@@ -445,3 +447,23 @@ def thm_4_8_regime(mu: Number = "0.5", kappa: Number = 2, ratios: Sequence[int] 
         t = round(Fraction(str(kappa)) * r * r)
         out.append(clt_check(p, mu, t, delta, width))
     return out
+
+
+@dataclass(frozen=True)
+class ConvergenceRow:
+    """Certified eps(delta) after t steps: Thm 4.8 (composition) and a convergent bound (Thm 4.9
+    or 4.10 at a fixed t - tau)."""
+
+    t: int
+    composition: Interval
+    convergent: Interval
+
+
+def convergence_rows(composition_at: object, convergent_at: object, ts: Sequence[int],
+                     delta: Number = "1e-5", width: float = 1e-2) -> list[ConvergenceRow]:
+    """Text after Thm 4.10 ("both theorems give convergent privacy by taking t - tau constant
+    as t -> oo"): for each t, the certified eps of ``composition_at(t)`` (Thm 4.8) and of
+    ``convergent_at(t)`` (Thm 4.9 or 4.10 at a fixed t - tau), both NoisySGDTradeoff."""
+    return [ConvergenceRow(t, noisysgd_epsilon_interval(composition_at(t), delta, width=width),
+                           noisysgd_epsilon_interval(convergent_at(t), delta, width=width))
+            for t in ts]
