@@ -91,6 +91,16 @@ PAPERS: tuple[Paper, ...] = (
         year=2025,
         chapters="bravo2025",
     ),
+    Paper(
+        id="tran2022",
+        authors="Hoang Tran, Ashok Cutkosky",
+        short="Tran & Cutkosky 2022",
+        title="Momentum Aggregation for Private Non-convex ERM",
+        arxiv="2210.06328",
+        year=2022,
+        chapters="tran2022",
+        venue="NeurIPS 2022",
+    ),
 )
 
 _BY_ID = {p.id: p for p in PAPERS}
