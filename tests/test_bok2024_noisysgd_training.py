@@ -12,7 +12,7 @@ import pytest
 
 from dpsym.experiments import private_training as pt
 from dpsym.papers.bok2024 import noisysgd_training as nt
-from dpsym.papers.bok2024 import printed_noisysgd as printed
+from dpsym.papers.bok2024 import printed
 
 
 def oracle_clipped_sum(theta, X, y, clip):

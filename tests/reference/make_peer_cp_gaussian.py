@@ -43,11 +43,10 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from scipy.special import ndtr
-
 import prv_accountant
 from dp_accounting.pld import privacy_loss_distribution as pld
 from prv_accountant.privacy_random_variables import PrivacyRandomVariable
+from scipy.special import ndtr
 
 warnings.filterwarnings("ignore")
 OUTPUT = Path(__file__).with_name("peer_cp_gaussian.json")

@@ -38,15 +38,17 @@ from mpmath import mpf
 
 from dpsym.errors import require, require_integer
 from dpsym.fdp import Gaussian, TradeoffFunction, clt_K
+from dpsym.fdp.clt import clt_K_symbolic
 from dpsym.fdp.neyman_pearson import mixture_delta
 from dpsym.fdp.subsampling import SubsampledEnvelope, SubsampledGaussian, subsample
 from dpsym.fdp.symbolic import Derivation, std_normal_cdf
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, Phi, precision, round_up, to_mpf
-from dpsym.papers.bok2024 import printed_noisysgd
+from dpsym.papers.bok2024 import printed
 from dpsym.papers.bok2024.noisygd import lem_2_8
 from dpsym.papers.registry import cite
 
 __all__ = [
+    "FIGURE_4",
     "LEM_C_12_PAIRS",
     "EnvelopeAgreement",
     "LemmaC12Scan",
@@ -79,6 +81,9 @@ __all__ = [
 ]
 
 PAPER = "bok2024"
+
+#: Figure 4 (App. C.4.1): p = 0.25, L/(b sigma) = 2.5, lambda in {0, 0.5, 1}.
+FIGURE_4 = {"p": "0.25", "mu": "2.5", "lambdas": ("0", "0.5", "1")}
 
 
 @dataclass(frozen=True)
@@ -317,13 +322,13 @@ def thm_4_8_tangency_symbolic() -> Derivation:
     zs = (lam - sp.Rational(1, 2)) * mu
     slope = sp.simplify((sp.diff(beta, z) / sp.diff(alpha, z)).subs(z, zs))
     total = sp.simplify((alpha + beta).subs(z, zs))
-    printed = (1 + p) * Phi_(-mu / 2) + (1 - p) * Phi_(mu / 2)
+    printed_sum = (1 + p) * Phi_(-mu / 2) + (1 - p) * Phi_(mu / 2)
     printed_alpha = p * Phi_(-mu / 2) + (1 - p) * Phi_((sp.Rational(1, 2) - lam) * mu)
-    parts = [sp.simplify(slope + 1), sp.simplify(sp.expand(total - printed)),
+    parts = [sp.simplify(slope + 1), sp.simplify(sp.expand(total - printed_sum)),
              sp.simplify(sp.expand(alpha.subs(z, zs) - printed_alpha))]
     res = sp.Add(*(r**2 for r in parts))  # zero iff every part is
     return Derivation(sp.Matrix([slope, total, alpha.subs(z, zs)]),
-                      sp.Matrix([-1, printed, printed_alpha]), res,
+                      sp.Matrix([-1, printed_sum, printed_alpha]), res,
                       f"z* = {zs}; slope there = {slope}")
 
 
@@ -659,7 +664,7 @@ def prop_c_15(L: Number, b: Number, n: Number, sigma: Number, eta: Number, D: Nu
 @cache
 def prop_c_14_symbolic() -> Derivation:
     """Prop. C.14 by sympy: the first-order condition of (C.6)^2 in k = t - tau, solved for k,
-    against the printed t - tau (:data:`printed_noisysgd.PROP_C14_K`; residual 0 when they
+    against the printed t - tau (:data:`printed.PROP_C14_K`; residual 0 when they
     agree); the notes give the second
     derivative (positive: (C.6)^2 is convex in k, so the stationary point is the minimiser).
     """
@@ -674,30 +679,27 @@ def prop_c_14_symbolic() -> Derivation:
     const, decay = sp.diff(mu2, k).as_independent(k, as_Add=True)
     (k_star,) = sp.solve(sp.Eq(sp.expand_log(sp.log(-decay), force=True),
                                sp.expand_log(sp.log(const), force=True)), k)
-    printed = sp.parse_expr(printed_noisysgd.PROP_C14_K.value,
-                            local_dict={"b": b, "sigma": sigma, "c": c, "n": n, "L": L,
-                                        "K_1": K1})
-    res = sp.simplify(sp.expand_log(sp.expand_log(k_star - printed, force=True), force=True))
+    printed_k = printed.formula(printed.PROP_C14_K, b=b, sigma=sigma, c=c, n=n, L=L, K_1=K1)
+    res = sp.simplify(sp.expand_log(sp.expand_log(k_star - printed_k, force=True), force=True))
     d2 = sp.simplify(sp.diff(mu2, k, 2))
-    return Derivation(k_star, printed, res, f"d^2 mu^2/dk^2 = {d2} (> 0)")
+    return Derivation(k_star, printed_k, res, f"d^2 mu^2/dk^2 = {d2} (> 0)")
 
 
 @cache
 def prop_c_15_symbolic() -> Derivation:
     """Prop. C.15 by sympy: the first-order condition of (C.7)^2 in k = t - tau against the
-    printed D n/(b eta sigma sqrt(K2)) (:data:`printed_noisysgd.PROP_C15_K`); notes: the second
+    printed D n/(b eta sigma sqrt(K2)) (:data:`printed.PROP_C15_K`); notes: the second
     derivative (> 0) and the minimum value 4 D b sqrt(K2)/(n eta sigma)."""
     k = sp.Symbol("k", positive=True)
     D, eta, sigma, b, n, K2 = sp.symbols("D eta sigma b n K_2", positive=True)
     mu2 = 2 * D**2 / (eta**2 * sigma**2 * k) + 2 * (b / n) ** 2 * k * K2
     sols = [s for s in sp.solve(sp.Eq(sp.diff(mu2, k), 0), k) if s.is_positive is not False]
     (k_star,) = sols
-    printed = sp.parse_expr(printed_noisysgd.PROP_C15_K.value,
-                            local_dict={"D": D, "n": n, "b": b, "eta": eta, "sigma": sigma,
-                                        "K_2": K2})
+    printed_k = printed.formula(printed.PROP_C15_K, D=D, n=n, b=b, eta=eta, sigma=sigma,
+                                K_2=K2)
     d2 = sp.simplify(sp.diff(mu2, k, 2))
     value = sp.simplify(mu2.subs(k, k_star))
-    return Derivation(k_star, printed, sp.simplify(k_star - printed),
+    return Derivation(k_star, printed_k, sp.simplify(k_star - printed_k),
                       f"d^2 mu^2/dk^2 = {d2} (> 0); min mu^2 = {value}")
 
 
@@ -716,8 +718,9 @@ def thm_4_10_at22_scaling() -> Derivation:
     """
     D, eta, sigma, b, n, L = sp.symbols("D eta sigma b n L", positive=True)
     x = sp.Symbol("x", positive=True)  # x = L/(b sigma) -> 0
-    K = sp.exp(x**2) * std_normal_cdf(sp.Rational(3, 2) * x) + 3 * std_normal_cdf(-x / 2) - 2
-    K2 = K.subs(x, 2 * sp.sqrt(2) * x)
+    Kexpr = clt_K_symbolic()
+    (m_,) = Kexpr.free_symbols
+    K2 = Kexpr.subs(m_, 2 * sp.sqrt(2) * x)
     mu2_min = 4 * D * b * sp.sqrt(K2) / (n * eta * sigma)
     k_star = D * n / (b * eta * sigma * sp.sqrt(K2))
     sub = {L: x * b * sigma}

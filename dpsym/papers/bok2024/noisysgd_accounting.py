@@ -39,6 +39,7 @@ from mpmath import mpf
 from scipy.special import log_ndtr, ndtr
 
 from dpsym.errors import require
+from dpsym.fdp.clt import clt_K_symbolic
 from dpsym.fdp.duality import tradeoff_interval
 from dpsym.fdp.symbolic import Derivation, std_normal_cdf
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, Phi, precision, to_mpf
@@ -46,6 +47,8 @@ from dpsym.papers.bok2024.noisysgd import NoisySGDTradeoff
 from dpsym.papers.registry import cite
 
 __all__ = [
+    "CLT_SETTINGS",
+    "FIGURE_10",
     "BestTau",
     "CLTCheck",
     "CLTLimits",
@@ -54,6 +57,8 @@ __all__ = [
     "best_tau",
     "clt_check",
     "convergence_rows",
+    "figure_10_certified",
+    "figure_10_values",
     "footnote_13_clt",
     "noisysgd_delta_interval",
     "noisysgd_delta_profile",
@@ -348,8 +353,9 @@ def footnote_13_clt(order: int = 5) -> CLTLimits:
     kl2 = sp.simplify(kl.coeff(p, 2))                    # leading order p^2
     var2 = sp.simplify(var.coeff(p, 2))
     one_sided = sp.simplify((2 * kl2) ** 2 / var2)       # (2 kappa_1)^2 / kappa_2 per p0^2
-    K = sp.exp(mu**2) * std_normal_cdf(sp.Rational(3, 2) * mu) + 3 * std_normal_cdf(-mu / 2) - 2
-    sym = 2 * K
+    Kexpr = clt_K_symbolic()
+    (m_,) = Kexpr.free_symbols
+    sym = 2 * Kexpr.subs(m_, mu)
     diff = sp.series(sym - one_sided, mu, 0, order + 1).removeO()
     return CLTLimits(one_sided, sym, sp.simplify(diff),
                      f"KL per copy ~ p^2 ({kl2}), Var per copy ~ p^2 ({var2})")
@@ -467,3 +473,75 @@ def convergence_rows(composition_at: object, convergent_at: object, ts: Sequence
     return [ConvergenceRow(t, noisysgd_epsilon_interval(composition_at(t), delta, width=width),
                            noisysgd_epsilon_interval(convergent_at(t), delta, width=width))
             for t in ts]
+
+
+# --- Figure 10 and the CLT comparison: the data the figures draw ---------------------------
+
+#: Figure 10 (App. D.3.3): the panels' b/n (rows) and L/b (columns) as labelled in the paper,
+#: our bound (Thm 4.10, CLT, best t - tau in {100, ..., 4900}, noise split alpha^2 = 10) for
+#: eta in {0.2, 0.1, 0.05}, the composition bound (Thm 4.8, CLT) for t in {5000, 20000, 80000};
+#: D = 1, sigma = 3.  ``certified``: the panels (row, column) where dpsym adds the certified
+#: curves of Thm 4.10 (eta = 0.1, at the CLT's best t - tau) and of Thm 4.8 (t = 5000).
+FIGURE_10 = {"rows": ("0.0025", "0.005", "0.01", "0.02", "0.04"),
+             "cols": ("0.125", "0.25", "0.5", "1", "2"),
+             "etas": ("0.2", "0.1", "0.05"), "ts": (5000, 20000, 80000),
+             "k_grid": tuple(range(100, 5000, 100)), "alpha_sq": 10, "D": 1, "sigma": 3,
+             "certified": ((2, 2), (3, 3), (4, 1)), "certified_eta": "0.1",
+             "certified_t": 5000}
+
+#: Settings (p, L/(b sigma), t) of the CLT-vs-certified comparison: few expected hits of i*
+#: (p t = 2, 5), where Lemma A.5's CLT is optimistic in the tail, and Table 4's MNIST setting
+#: at E = 50 (p t = 50), where it is pessimistic.
+CLT_SETTINGS = (("0.1", "1", 20), ("0.05", "0.5", 100), ("0.025", "0.6666666666666666667", 2000))
+
+
+def figure_10_values(b_over_n: str, L_over_b: str, eta: str | None = None, t: int | None = None,
+                     dps: int = 20) -> dict[str, dict]:
+    """The GDP parameters one panel of Figure 10 draws, by the CLT (Lemma A.5) as the paper
+    does: for each eta the best over t - tau in the grid of Thm 4.10 with alpha^2 = 10 (the
+    noise split of App. D.3.3), with that t - tau; for each t Thm 4.8's CLT mu.  (b = 1,
+    n = 1/(b/n), L = L/b: the bounds depend on b/n, L/b and sigma only.)"""
+    from dpsym.fdp import clt_mu
+    from dpsym.papers.bok2024.noisysgd import thm_4_10
+
+    f = FIGURE_10
+    n = 1 / mpf(b_over_n)
+    ours = {}
+    for e in (f["etas"] if eta is None else (eta,)):
+        best = None
+        for k in f["k_grid"]:
+            mu = thm_4_10(L_over_b, 1, n, f["sigma"], e, f["D"], t=k, tau=0,
+                          alpha_sq=f["alpha_sq"], dps=dps).clt_mu(dps)
+            if best is None or mu < best[0]:
+                best = (mu, k)
+        ours[e] = best
+    comp = {tt: clt_mu(b_over_n, mpf(L_over_b) / f["sigma"], tt, dps=dps)
+            for tt in (f["ts"] if t is None else (t,))}
+    return {"ours": ours, "composition": comp}
+
+
+@lru_cache(maxsize=8)
+def figure_10_certified(b_over_n: str, L_over_b: str, points: int = 101
+                        ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Certified (lower, upper) tradeoff curves at ``points`` type-I errors in [0, 1] for one
+    panel of Figure 10: Thm 4.10 at eta = 0.1 and the t - tau the CLT picks (the bound does
+    not depend on t once t - tau is fixed), and Thm 4.8 at t = 5000; with the largest
+    distance from the panel's CLT curves of the same bounds."""
+    from dpsym.fdp import Gaussian
+    from dpsym.papers.bok2024.noisysgd import thm_4_8, thm_4_10
+
+    f = FIGURE_10
+    xs = np.linspace(0, 1, points)
+    n = 1 / mpf(b_over_n)
+    e, tt = f["certified_eta"], f["certified_t"]
+    vals = figure_10_values(b_over_n, L_over_b, eta=e, t=tt, dps=15)
+    mu_ours, k = vals["ours"][e]
+    ours = thm_4_10(L_over_b, 1, n, f["sigma"], e, f["D"], t=k, tau=0, alpha_sq=f["alpha_sq"])
+    comp = thm_4_8(L_over_b, 1, n, f["sigma"], tt)
+    out = {"x": (xs, xs), "ours": noisysgd_tradeoff_interval(ours, xs),
+           "composition": noisysgd_tradeoff_interval(comp, xs)}
+    for key, mu in (("ours", mu_ours), ("composition", vals["composition"][tt])):
+        g = Gaussian(mu).vectorized(xs)
+        lo, hi = out[key]
+        out[key + "_clt_gap"] = (np.maximum(lo - g, 0) + np.maximum(g - hi, 0), g)
+    return out
