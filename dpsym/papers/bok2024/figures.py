@@ -61,6 +61,7 @@ __all__ = [
     "lemma_c11_windows",
     "pure_dp_vs_gdp",
     "thm_4_6_every_window",
+    "thm_4_8_certified_curve",
 ]
 
 PAPER = "bok2024"
@@ -590,4 +591,30 @@ def clt_vs_certified() -> Figure:
         ax.set_ylabel(r"$\delta(\varepsilon)$")
         ax.set_title(rf"$p$ = {float(p):g}, $\mu$ = {float(mu):.3g}, $t$ = {t}")
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=8)
+    return fig
+
+
+@figure("bok2024", "thm_4_8_certified_curve",
+        "Thm 4.8 as a certified f-DP curve (MNIST NoisySGD) against the CLT")
+def thm_4_8_certified_curve() -> Figure:
+    """Left: the certified tradeoff curve of C_{1/40}(G(2/3))^{(x) 40E} for E = 50, 100, 200
+    (lower end; the interval is thinner than the line) and the CLT curve of Table 3 (dashed).
+    Right: the certified band minus the CLT curve; above 0 the CLT claims less privacy than is
+    certified, below 0 more."""
+    data = noisysgd_accounting.thm_4_8_certified_curves()
+    fig, (ax, ax2) = new_figure(ncols=2, width=4.3, height=3.8)
+    for (E, d), col in zip(data.items(), PALETTE, strict=True):
+        ax.plot(d["x"], d["lower"], color=col, label=f"certified, E={E}")
+        ax.plot(d["x"], d["clt"], color=col, linestyle="--", label=f"CLT (Table 3), E={E}")
+        ax2.fill_between(d["x"], d["lower"] - d["clt"], d["upper"] - d["clt"], color=col,
+                         alpha=0.4, linewidth=0)
+        ax2.plot(d["x"], d["upper"] - d["clt"], color=col, linewidth=1.0,
+                 label=f"certified - CLT, E={E}")
+    ax2.axhline(0, color=_BLACK, linewidth=0.8)
+    _unit_square(ax, "NoisySGD, p = 1/40, L/(b sigma) = 2/3", ncol=2)
+    ax2.set_xlim(0, 1)
+    ax2.set_xlabel("Type I error")
+    ax2.set_ylabel("type II error: certified - CLT")
+    ax2.set_title("Where the CLT is optimistic (< 0)")
+    _legend_below(ax2)
     return fig

@@ -49,6 +49,7 @@ from dpsym.papers.registry import cite
 __all__ = [
     "CLT_SETTINGS",
     "FIGURE_10",
+    "THM_4_8_CURVE",
     "BestTau",
     "CLTCheck",
     "CLTLimits",
@@ -68,6 +69,7 @@ __all__ = [
     "prop_d_4_atom",
     "prop_d_4_delta",
     "prop_d_4_symbolic",
+    "thm_4_8_certified_curves",
     "thm_4_8_regime",
 ]
 
@@ -544,4 +546,29 @@ def figure_10_certified(b_over_n: str, L_over_b: str, points: int = 101
         g = Gaussian(mu).vectorized(xs)
         lo, hi = out[key]
         out[key + "_clt_gap"] = (np.maximum(lo - g, 0) + np.maximum(g - hi, 0), g)
+    return out
+
+
+#: Thm 4.8's certified curve: Table 4's NoisySGD setting (p = 1/40, L/(b sigma) = 2/3) at
+#: E = 50, 100, 200 epochs (t = 40 E).
+THM_4_8_CURVE = {"p": "0.025", "mu": "0.6666666666666666667", "epochs": (50, 100, 200), "l": 40}
+
+
+@lru_cache(maxsize=4)
+def thm_4_8_certified_curves(points: int = 121) -> dict[int, dict[str, np.ndarray]]:
+    """For each E of :data:`THM_4_8_CURVE`: the type-I errors, the certified lower and upper
+    tradeoff curves of C_{1/40}(G(2/3))^{(x) 40E} and the CLT curve G(mu_CLT) (Lemma A.5, the
+    mu of Table 3)."""
+    from dpsym.fdp import Gaussian, clt_mu
+
+    s = THM_4_8_CURVE
+    xs = np.concatenate([np.linspace(0, 1, points), np.geomspace(1e-6, 1e-2, 25)])
+    xs = np.unique(xs)
+    out = {}
+    for E in s["epochs"]:
+        t = s["l"] * E
+        f = NoisySGDTradeoff(mpf(s["p"]), mpf(0), ((mpf(s["mu"]), t),), f"Thm 4.8, E = {E}")
+        lo, hi = noisysgd_tradeoff_interval(f, xs)
+        mu = clt_mu(s["p"], s["mu"], t, dps=20)
+        out[E] = {"x": xs, "lower": lo, "upper": hi, "clt": Gaussian(mu).vectorized(xs)}
     return out

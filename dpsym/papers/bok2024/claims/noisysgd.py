@@ -55,7 +55,7 @@ def _facts_ab(dps: int) -> Outcome:
     r = sgd.thm_4_8_one_step_facts("0.25", "2.5", dps=max(dps, 20))
     tol = mpf(10) ** (-max(dps, 20) + 5)
     ok = r.fact_a <= tol and r.fact_b <= tol and r.min_gap >= -tol
-    return Outcome(_ok(ok), f"(a) {nstr(r.fact_a, 2)}, (b) {nstr(r.fact_b, 2)}", None,
+    return Outcome(_ok(ok), f"(a), (b) hold to {nstr(tol, 1)}", None,
                    "one-step instance f^(lambda) (grad f_i* = (1-lambda) L u, grad f'_i* = "
                    "-lambda L u) at p = 0.25, L/(b sigma) = 2.5 on 41 thresholds: f^(1) = C_p on "
                    "[0, alpha_1] (a), f^(0) = C_p on [alpha_2, 1] (b), and f^(lambda) >= C_p for "
@@ -114,10 +114,11 @@ def _d4_curve(dps: int) -> Outcome:
             b = delta_of_tradeoff(SubsampledGaussian("0.25", "2.5"), e)
             worst = max(worst, abs(a - b))
     ok = worst < mpf(10) ** (-dps + 8)
-    return Outcome(_ok(ok), f"max |difference| = {nstr(worst, 2)}", None,
+    return Outcome(_ok(ok), f"agree to {nstr(mpf(10) ** (-dps + 8), 1)}", None,
                    "delta(eps) = int e^{eps - y} P(Y > y) dy from the printed F_Y (quadrature) "
                    "against sup_x (1 - e^eps x - C_p(G(mu))(x)) from the closed-form curve, "
-                   "p = 0.25, mu = 2.5, eps in {-0.6, -0.1, 0.3, 1.2, 3}")
+                   "p = 0.25, mu = 2.5, eps in {-0.6, -0.1, 0.3, 1.2, 3}: largest difference "
+                   f"{nstr(worst, 2)}")
 
 
 ledger.add("propD.4/privacy-curve", ref="Prop. D.4", kind="identity",
