@@ -92,6 +92,16 @@ PAPERS: tuple[Paper, ...] = (
         chapters="bravo2025",
     ),
     Paper(
+        id="liang2025",
+        authors="Hao Liang, Wanrong Zhang, Xinlei He, Kaishun Wu, Hong Xing",
+        short="Liang et al. 2025",
+        title="An Improved Privacy and Utility Analysis of Differentially Private SGD with "
+              "Bounded Domain and Smooth Losses",
+        arxiv="2502.17772",
+        year=2025,
+        chapters="liang2025",
+    ),
+    Paper(
         id="tran2022",
         authors="Hoang Tran, Ashok Cutkosky",
         short="Tran & Cutkosky 2022",

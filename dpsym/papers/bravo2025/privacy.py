@@ -45,7 +45,6 @@ from dpsym.numerics import (
     DEFAULT_DPS,
     GUARD_DPS,
     Number,
-    find_root,
     precision,
     round_down,
     round_up,
@@ -55,6 +54,11 @@ from dpsym.papers.bravo2025 import printed
 from dpsym.papers.bravo2025.corollaries import cor_3_7, cor_3_8
 from dpsym.papers.registry import cite
 from dpsym.rdp.conversions import epsilon_from_rdp
+from dpsym.rdp.gaussian_mixture import (
+    renyi_gaussian_vs_mixture,
+    sgm_alpha_star,
+    sgm_alpha_star_conditions,
+)
 from dpsym.rdp.subsampled_gaussian import poisson_gaussian_rdp
 from dpsym.shifts.modulus import nonconvex_smooth, weakly_smooth
 
@@ -153,33 +157,17 @@ def _p_check(p: Number, ref: str) -> mpf:
 def def_a_16(alpha: Number, q: Number, sigma: Number, dps: int = 30) -> mpf:
     """S_alpha(q, sigma) = R_alpha( N(0, s^2) || (1-q) N(0, s^2) + q N(1, s^2) ) (Def. A.16).
 
-    The paper's own direction, evaluated literally by quadrature:
-    with w(z) = 1 + q expm1((2z - 1)/(2 s^2)) (the likelihood ratio mixture/N(0, s^2), whose
-    N(0, s^2)-mean is 1), e^{(alpha-1) S} = E_{N(0,s^2)}[w^(1-alpha)], and the integrand
-    w^(1-alpha) - 1 - (1-alpha)(w-1) >= 0 has no cancellation at small q.  Used to check the
+    The paper's own direction (mixture second), evaluated by the foundation's quadrature
+    :func:`dpsym.rdp.gaussian_mixture.renyi_gaussian_vs_mixture`. Used to check the
     direction convention (this value is <= :func:`lem_a_17` with r = 1); accounting uses
-    the dominating direction.  Not rounded (a check, not a bound).
+    the dominating direction. Not rounded (a check, not a bound).
     """
-    with precision(dps + GUARD_DPS):
-        a = to_mpf(alpha, "alpha", REF_A16)
-        require(a > 1, "alpha", alpha, "alpha > 1", REF_A16)
-        qv = to_mpf(q, "q", REF_A16)
-        require(0 < qv < 1, "q", q, "0 < q < 1", REF_A16)
-        s = _positive(sigma, "sigma", REF_A16)
-        s2 = s * s
-        extra = int(max(0, -mpmath.log10(qv))) * 2 + 5
-
-        def f(z: mpf) -> mpf:
-            with mpmath.workdps(mpmath.mp.dps + extra):
-                x = qv * mpmath.expm1((2 * z - 1) / (2 * s2))
-                g = mpmath.expm1((1 - a) * mpmath.log1p(x)) - (1 - a) * x
-                return +(mpmath.npdf(z, 0, s) * g / (qv * qv))
-
-        pts = sorted({mpf(0), mpf(1), mpf(1) / 2 + s2 * mpmath.log((1 - qv) / qv)})
-        val = mpmath.quad(f, [mpmath.ninf, *pts, mpmath.inf]) * qv * qv
-        out = mpmath.log1p(val) / (a - 1)
-    with precision(dps):
-        return +out
+    a = to_mpf(alpha, "alpha", REF_A16)
+    require(a > 1, "alpha", alpha, "alpha > 1", REF_A16)
+    qv = to_mpf(q, "q", REF_A16)
+    require(0 < qv < 1, "q", q, "0 < q < 1", REF_A16)
+    _positive(sigma, "sigma", REF_A16)
+    return renyi_gaussian_vs_mixture(alpha, q, sigma, dps=dps)
 
 
 @functools.lru_cache(maxsize=512)
@@ -205,43 +193,18 @@ def lem_a_17(alpha: Number, q: Number, sigma: Number, r: Number = 1,
 
 def lem_a_18_conditions(alpha: Number, q: Number, sigma: Number,
                         dps: int = DEFAULT_DPS) -> tuple[mpf, mpf]:
-    """The slacks of the two conditions defining alpha*(q, sigma) in Lemma A.18.
+    """The slacks of the two conditions defining alpha*(q, sigma) in Lemma A.18 (MTZ19,
+    Thm 11), from :func:`dpsym.rdp.gaussian_mixture.sgm_alpha_star_conditions`.
 
     With M = log(1 + 1/(q (alpha - 1))):
     g1 = M sigma^2/2 - log(sigma^2) - alpha and
     g2 = (M^2 sigma^2/2 - log(5 sigma^2)) / (M + log(q alpha) + 1/(2 sigma^2)) - alpha;
-    alpha satisfies the lemma's conditions iff both are >= 0 (and the denominator of g2 is
-    positive; a non-positive denominator is reported as g2 = -inf).
+    alpha satisfies the lemma's conditions iff both are >= 0.
     """
-    with precision(dps + GUARD_DPS):
-        a = to_mpf(alpha, "alpha", REF_A18)
-        require(a > 1, "alpha", alpha, "alpha > 1", REF_A18)
-        qv, s = to_mpf(q, "q", REF_A18), _positive(sigma, "sigma", REF_A18)
-        s2 = s * s
-        Mv = mpmath.log1p(1 / (qv * (a - 1)))
-        g1 = Mv * s2 / 2 - mpmath.log(s2) - a
-        den = Mv + mpmath.log(qv * a) + 1 / (2 * s2)
-        g2 = (Mv * Mv * s2 / 2 - mpmath.log(5 * s2)) / den - a if den > 0 else mpmath.ninf
-    with precision(dps):
-        return +g1, +g2
-
-
-def _alpha_star_root(q: mpf, s: mpf) -> mpf:
-    """The first alpha > 1 where min(g1, g2) of :func:`lem_a_18_conditions` reaches 0 (at
-    the current precision; the lower end of the bracket, so the conditions hold there)."""
-
-    def slack(a: mpf) -> mpf:
-        g1, g2 = lem_a_18_conditions(a, q, s, dps=mpmath.mp.dps)
-        return min(g1, g2)
-
-    # Scan outwards geometrically in alpha - 1 for the first sign change.
-    lo = mpf(1) + mpf(10) ** -6
-    require(slack(lo) > 0, "sigma", s, "the conditions of Lemma A.18 near alpha = 1", REF_A18)
-    hi = lo
-    while slack(hi) > 0:
-        lo, hi = hi, 1 + 2 * (hi - 1)
-        require(hi < mpf(10) ** 12, "sigma", s, "a finite alpha* (Lemma A.18)", REF_A18)
-    return find_root(slack, lo, hi, lower=lo, upper=hi, side="lower")
+    a = to_mpf(alpha, "alpha", REF_A18)
+    require(a > 1, "alpha", alpha, "alpha > 1", REF_A18)
+    _positive(sigma, "sigma", REF_A18)
+    return sgm_alpha_star_conditions(alpha, q, sigma, dps=dps)
 
 
 def alpha_star(q: Number, sigma: Number, dps: int = DEFAULT_DPS) -> mpf:
@@ -254,13 +217,11 @@ def alpha_star(q: Number, sigma: Number, dps: int = DEFAULT_DPS) -> mpf:
     when they are not monotone.)  Found by root finding on min(g1, g2) and rounded *down*
     (fewer orders are certified, never more).  Hypotheses q in (0, 1/5), sigma >= 4.
     """
-    with precision(dps + GUARD_DPS):
-        qv = to_mpf(q, "q", REF_A18)
-        require(0 < qv < mpf(1) / 5, "q", q, "0 < q < 1/5", REF_A18)
-        s = to_mpf(sigma, "sigma", REF_A18)
-        require(s >= 4, "sigma", sigma, "sigma >= 4", REF_A18)
-        root = _alpha_star_root(qv, s)
-    return round_down(root, dps)
+    qv = to_mpf(q, "q", REF_A18)
+    require(0 < qv < mpf(1) / 5, "q", q, "0 < q < 1/5", REF_A18)
+    s = to_mpf(sigma, "sigma", REF_A18)
+    require(s >= 4, "sigma", sigma, "sigma >= 4", REF_A18)
+    return sgm_alpha_star(q, sigma, dps=dps)
 
 
 def lem_a_18(alpha: Number, q: Number, sigma: Number, dps: int = DEFAULT_DPS) -> mpf:
@@ -984,7 +945,7 @@ def lem_a_18_outside_hypothesis(q: Number, sigma: Number, dps: int = 20
         qv, s = to_mpf(q, "q", REF_A18), to_mpf(sigma, "sigma", REF_A18)
         require(0 < qv < 1, "q", q, "0 < q < 1", REF_A18)
         require(s >= 4, "sigma", sigma, "sigma >= 4", REF_A18)
-        astar = _alpha_star_root(qv, s)
+        astar = sgm_alpha_star(qv, s, dps=dps + GUARD_DPS, hypothesis_q=False)
         rdp = lem_a_17(astar, qv, s, dps=dps)
         bound = 2 * astar * qv * qv / (s * s)
     with precision(dps):
