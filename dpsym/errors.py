@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from numbers import Real
+from numbers import Integral, Real
 
 import mpmath
 
@@ -52,8 +52,9 @@ def require_integer(name: str, value: object, ref: str, minimum: int | None = No
         raise HypothesisError(name, value, "an integer (not a bool)", ref)
     if isinstance(value, int):
         n = value
-    elif isinstance(value, Fraction) and value.denominator == 1:
-        n = int(value)
+    elif isinstance(value, Integral) or (isinstance(value, Fraction)
+                                         and value.denominator == 1):
+        n = int(value)  # numpy and other registered integer types, integral Fractions
     elif isinstance(value, float | mpmath.mpf) and math.isfinite(float(value)):
         if value != int(value):
             raise HypothesisError(name, value, "an integer", ref)
@@ -63,8 +64,8 @@ def require_integer(name: str, value: object, ref: str, minimum: int | None = No
             n = int(value)
         except ValueError:
             raise HypothesisError(name, value, "an integer", ref) from None
-    elif isinstance(value, Real):
-        raise HypothesisError(name, value, "an integer", ref)
+    elif isinstance(value, Real) and math.isfinite(float(value)) and float(value).is_integer():
+        n = int(value)  # e.g. numpy.float32(5.0)
     else:
         raise HypothesisError(name, value, "an integer", ref)
     if minimum is not None and n < minimum:

@@ -83,13 +83,36 @@ def _delta_raw(m: mpf, e: mpf) -> mpf:
     return +d
 
 
+def _delta_ball_upper(mu: Number, eps: Number, dps: int) -> mpf | None:
+    """Upper end of an arb ball around delta(eps) with relative radius <= 10^-(dps+2).
+
+    The inputs are taken exactly (decimal strings as decimals); the working precision is
+    doubled until the cancellation of the two terms is covered.  None without python-flint.
+    """
+    from dpsym.balls import HAVE_FLINT, arb_precision, ball, ncdf, relative_radius, upper_mpf
+
+    if not HAVE_FLINT:
+        return None
+    prec = int((dps + 12) * 3.33)
+    for _ in range(8):
+        with arb_precision(prec):
+            m, e = ball(mu), ball(eps)
+            a = -e / m + m / 2
+            d = ncdf(a) - e.exp() * ncdf(a - m)
+            if relative_radius(d) <= 10.0 ** (-dps - 2):
+                return max(upper_mpf(d), mpf(0))
+        prec *= 2
+    return None  # pragma: no cover - precision doubling always converges
+
+
 def gdp_delta(mu: Number, eps: Number, dps: int = DEFAULT_DPS) -> mpf:
     """delta(eps) of a mu-GDP mechanism (exact tradeoff curve; Bok et al. 2024, Lemma A.3).
 
     delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)  for eps >= 0, mu >= 0.
 
-    Computed with guard digits (more where the two terms cancel) and rounded *up* to
-    ``dps`` digits: the returned delta is never below the exact value at that precision.
+    With python-flint the value is the upper end of an arb ball that contains the exact
+    delta (inputs taken exactly), rounded *up* to ``dps`` digits: a certified upper bound.
+    Without it, mpmath with guard digits (more where the two terms cancel), rounded up.
 
     >>> from dpsym import gdp_delta
     >>> from dpsym.numerics import nstr
@@ -102,6 +125,10 @@ def gdp_delta(mu: Number, eps: Number, dps: int = DEFAULT_DPS) -> mpf:
         require(e >= 0, "eps", eps, "eps >= 0", REF_DELTA)
         d = _delta_raw(m, e)
         d = max(d, mpf(0))
+    if m != 0:
+        certified = _delta_ball_upper(mu, eps, dps)
+        if certified is not None:
+            d = certified
     return round_up(d, dps)
 
 
@@ -112,7 +139,9 @@ def gdp_epsilon(mu: Number, delta: Number, dps: int = DEFAULT_DPS) -> mpf:
     2024, Lemma A.3), so the root is unique; if delta >= 2 Phi(mu/2) - 1 the answer is 0.
     The bracket starts at the tail approximation eps ~ mu (mu/2 - Phi^-1(delta)) and widens
     as needed, so it works for any mu (tested to mu = 1000) and delta (tested to 1e-300).
-    The root is taken on its upper side and rounded up: the returned eps is a valid bound.
+    The root is taken on its upper side and rounded up; with python-flint the inequality
+    delta(eps) <= delta at the returned eps is then checked in ball arithmetic (and eps
+    raised if it failed), so the returned eps is a certified bound.
 
     >>> from dpsym import gdp_epsilon
     >>> from dpsym.numerics import nstr
@@ -134,6 +163,13 @@ def gdp_epsilon(mu: Number, delta: Number, dps: int = DEFAULT_DPS) -> mpf:
             return (mpmath.log(v) if v > 0 else mpf(-10) ** 9) - logd
 
         e = find_root(g, guess / 2, guess * 2, lower=0, side="upper")
+        e = round_up(e, dps)
+        # certify: delta(e) <= delta in ball arithmetic; else step up by 10^-dps relative
+        for _ in range(50):
+            up = _delta_ball_upper(mu, e, dps + 5)
+            if up is None or up <= d:
+                break
+            e = round_up(e * (1 + mpf(10) ** (-dps)), dps)
     return round_up(e, dps)
 
 

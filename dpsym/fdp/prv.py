@@ -1,6 +1,6 @@
 """Privacy-loss random variables (PRVs) of the subsampled Gaussian tradeoff C_p(G(mu)), and
-their t-fold composition by FFT with a certified interval (Bok et al. 2024, App. D.5; Gopi,
-Lee & Wutschitz 2021).
+their t-fold composition with a certified interval (Bok et al. 2024, App. D.5; Gopi, Lee &
+Wutschitz 2021).
 
 **PRVs.** A pair (X, Y) of random variables on the extended reals is a PRV pair for a privacy
 curve delta if delta(eps) = E[(1 - e^{eps - Y})_+] and the laws satisfy dY = e^t dX (Def. D.1).
@@ -14,31 +14,35 @@ with eps+ = log((p - 1 + e^t)/p), eps- = log((p - 1 + e^{-t})/p); Y has an atom 
 composition, so delta of C_p(G(mu))^{(x) t} is E[(1 - e^{eps - S})_+] with S a sum of t
 independent copies of Y.
 
-**The interval.** Each copy of Y is replaced by Y' on the grid hZ by *mean-preserving* rounding
-inside its cell (mass split between the two endpoints so that the cell's mean is kept), which
-couples Y and Y' with |Y - Y'| <= h and E[Y - Y'] = 0, Var(Y - Y') <= h^2/4.  Bernstein's
-inequality bounds P(|S - S'| > eta) by beta, and since (1 - e^{eps - s})_+ is non-decreasing
-in s,
-
-    delta_{S'}(eps + eta) - beta - tau  <=  delta_S(eps)  <=  delta_{S'}(eps - eta) + beta + tau,
-
-where tau is the probability mass cut off in the tails.  S' is computed exactly on the grid up
-to float64 roundoff of the FFT (relative 1e-13 here, below every reported digit, and not part
-of the interval).  Cell integrals use 3-point Gauss-Legendre on the smooth continuous part.
+**The paper's object in the general engine.**  :class:`CpGaussianPRV` is this PRV as a
+privacy-loss pair of :mod:`dpsym.pld` (Y is the loss under P, X = -Y the loss under Q, so
+P(L > t) = 1 - F_Y(t) and Q(L > t) = P(Y < -t)).  It is Bok et al.'s symmetrised C_p, *not*
+the Poisson-subsampled Gaussian of DP-SGD accounting (whose two pairs are in
+:mod:`dpsym.pld.pairs`; its eps is about 20% smaller).  :func:`compose_subsampled_gaussian`
+composes it with the certified delta-dominance scheme of :mod:`dpsym.pld.grid` (exact
+integer convolution, every error term inside the interval) at a user-set width;
+heterogeneous compositions such as C_p(G(a))^{(x)k} (x) G(b) are
+``certify_epsilon([[Factor(CpGaussianPRV(p, a), k), Factor(GaussianPair(b), 1)]], delta)``.
 """
+
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
-from numpy.polynomial.legendre import leggauss
-from scipy.signal import fftconvolve
 from scipy.special import ndtr
 
+from dpsym.balls import ball, ncdf
 from dpsym.errors import require, require_integer
+from dpsym.pld.compose import Factor, PLDInterval, certify_delta, certify_epsilon
+from dpsym.pld.pairs import LossPair
+from dpsym.rdp.arb_series import exact_fraction
 
-__all__ = ["ComposedPRV", "compose_subsampled_gaussian", "prv_atom", "prv_cdf"]
+__all__ = ["ComposedPRV", "CpGaussianPRV", "compose_subsampled_gaussian", "prv_atom",
+           "prv_cdf"]
 
 REF = "Bok et al. 2024, Prop. D.4 / App. D.5"
 
@@ -60,117 +64,109 @@ def prv_cdf(t: np.ndarray, p: float, mu: float) -> np.ndarray:
     return out
 
 
-def _continuous_cdf(t: np.ndarray, p: float, mu: float) -> np.ndarray:
-    return prv_cdf(t, p, mu) - prv_atom(p, mu) * (np.asarray(t) > 0)
+@dataclass(frozen=True)
+class CpGaussianPRV(LossPair):
+    """Bok et al. 2024's C_p(G(mu)) as a privacy-loss pair: Y ~ F_Y of Prop. D.4, X = -Y.
 
+    With e = log((p - 1 + e^{|t|})/p) >= 0, in ball arithmetic:
 
-def _one_step(p: float, mu: float, h: float, A: float) -> tuple[np.ndarray, int, float]:
-    """Mean-preserving grid law of Y on [-A, A]: (masses, index of 0, cut-off mass)."""
-    K = int(np.ceil(A / h))
-    a = np.arange(-K, K) * h
-    b = a + h
-    Ga, Gb = _continuous_cdf(a, p, mu), _continuous_cdf(b, p, mu)
-    nodes, weights = leggauss(3)
-    up = np.zeros_like(a)
-    for x, w in zip(nodes, weights, strict=True):
-        y = a + (x + 1) * h / 2
-        up += w / 2 * (Gb - _continuous_cdf(y, p, mu))
-    mass = np.clip(Gb - Ga, 0, None)
-    up = np.clip(up, 0, mass)
-    grid = np.zeros(2 * K + 1)
-    grid[:-1] += mass - up
-    grid[1:] += up
-    grid[K] += prv_atom(p, mu)
-    tau = float(_continuous_cdf(np.array([-K * h]), p, mu)[0]
-                + 1 - prv_cdf(np.array([K * h]), p, mu)[0])
-    return grid, K, max(tau, 0.0)
+    * t >= 0: P(L > t) = 1 - F_Y(t) = p Phi(mu/2 - e/mu) + (1 - p) Phi(-mu/2 - e/mu) (the
+      atom at 0 lies in F_Y(t)), Q(L > t) = P(Y < -t) = Phi(-e/mu - mu/2);
+    * t < 0: P(L > t) = Phi(e/mu + mu/2), Q(L > t) = P(Y < -t) = p Phi(e/mu - mu/2) +
+      (1 - p) Phi(e/mu + mu/2) (atom included).
+
+    At p = 1 these are the tails of G(mu) (:class:`dpsym.pld.GaussianPair`).  0 < p <= 1.
+    """
+
+    p: Fraction
+    mu: Fraction
+
+    def __post_init__(self) -> None:
+        require(0 < self.p <= 1, "p", self.p, "0 < p <= 1 (sampling rate)", REF)
+        require(self.mu > 0, "mu", self.mu, "mu > 0", REF)
+
+    def tails(self, t):
+        p, m = ball(self.p), ball(self.mu)
+        half = m / 2
+        if t >= 0:
+            e = ((p - 1 + t.exp()) / p).log()
+            return p * ncdf(half - e / m) + (1 - p) * ncdf(-half - e / m), ncdf(-e / m - half)
+        if t < 0:
+            e = ((p - 1 + (-t).exp()) / p).log()
+            return ncdf(e / m + half), p * ncdf(e / m - half) + (1 - p) * ncdf(e / m + half)
+        raise ArithmeticError("t straddles 0: evaluate the tails at exact points")
+
+    def describe(self) -> dict[str, str]:
+        return {"pair": "C_p(G(mu)) (Bok et al. 2024, Prop. D.4)", "p": str(self.p),
+                "mu": str(self.mu), "meaning": "the symmetrised subsampling operator's PRV",
+                "reference": REF}
 
 
 @dataclass(frozen=True)
 class ComposedPRV:
-    """S' = sum of t grid copies of Y: masses on h * (i - zero), plus the error budget."""
+    """C_p(G(mu))^{(x) t}: certified intervals for eps(delta) and delta(eps), computed on
+    demand by :func:`dpsym.pld.certify_epsilon` / :func:`dpsym.pld.certify_delta`.
 
-    masses: np.ndarray
-    zero: int
-    h: float
+    ``width`` is the target width of eps intervals (delta intervals: relative width
+    ``width`` too); ``h`` is the coarsest grid spacing the refinement starts from.
+    """
+
+    p: Fraction
+    mu: Fraction
     t: int
-    cut: float          # probability mass cut off in the tails (all steps and convolutions)
+    h: float = 4e-3
+    width: float = 1e-3
 
-    def doubled(self, B: float = 15.0) -> ComposedPRV:
-        """The composition of this law with itself (t -> 2t), kept on [-B, B]."""
-        m, z, c = _convolve((self.masses, self.zero), (self.masses, self.zero),
-                            int(np.ceil(B / self.h)))
-        return ComposedPRV(m, z, self.h, 2 * self.t, 2 * self.cut + c)
+    def doubled(self) -> ComposedPRV:
+        """The composition of this law with itself (t -> 2t)."""
+        return replace(self, t=2 * self.t)
 
-    def delta_grid(self, eps: float) -> float:
-        """delta_{S'}(eps) = E[(1 - e^{eps - S'})_+]."""
-        s = (np.arange(self.masses.size) - self.zero) * self.h
-        sel = s > eps
-        return float(np.sum(self.masses[sel] * -np.expm1(eps - s[sel])))
+    def _scenario(self) -> list[list[Factor]]:
+        return [[Factor(CpGaussianPRV(self.p, self.mu), self.t)]]
 
-    def eta(self, beta: float) -> float:
-        """Bernstein: P(|S - S'| > eta) <= beta for t mean-zero terms bounded by h, variance
-        <= h^2/4."""
-        L = np.log(2 / beta)
-        v = self.t * self.h**2 / 4
-        return float(self.h * L / 3 + np.sqrt((self.h * L / 3) ** 2 + 2 * v * L))
-
-    def delta_interval(self, eps: float, beta: float = 1e-10) -> tuple[float, float]:
-        """Certified (lower, upper) for delta of the composition at eps (see module doc)."""
-        e = self.eta(beta)
-        lo = self.delta_grid(eps + e) - beta - self.cut
-        hi = self.delta_grid(eps - e) + beta + self.cut
-        return max(lo, 0.0), min(hi, 1.0)
-
-    def epsilon_interval(self, delta: float, beta: float = 1e-10) -> tuple[float, float]:
+    def epsilon_interval(self, delta: float | str) -> tuple[float, float]:
         """Certified (lower, upper) for the smallest eps with delta(eps) <= delta."""
-        def solve(side: int) -> float:
-            lo, hi = 0.0, 1.0
-            while self.delta_interval(hi, beta)[side] > delta:
-                hi *= 2
-            for _ in range(60):
-                mid = (lo + hi) / 2
-                if self.delta_interval(mid, beta)[side] > delta:
-                    lo = mid
-                else:
-                    hi = mid
-            return hi if side == 1 else lo
-        return solve(0), solve(1)
+        iv = self.interval("epsilon", delta)
+        return float(iv.lower), float(iv.upper)
+
+    def delta_interval(self, eps: float | str) -> tuple[float, float]:
+        """Certified (lower, upper) for delta of the composition at eps."""
+        iv = self.interval("delta", eps)
+        return float(iv.lower), float(iv.upper)
+
+    def interval(self, target: str, value: float | str) -> PLDInterval:
+        """The :class:`dpsym.pld.PLDInterval` itself (cached per target and value)."""
+        return _interval(self, target, str(value))
 
 
-def _convolve(x: tuple[np.ndarray, int], y: tuple[np.ndarray, int], keep: int
-              ) -> tuple[np.ndarray, int, float]:
-    z = np.clip(fftconvolve(x[0], y[0]), 0, None)
-    zero = x[1] + y[1]
-    lo, hi = max(0, zero - keep), min(z.size, zero + keep + 1)
-    cut = float(z[:lo].sum() + z[hi:].sum())
-    return z[lo:hi], zero - lo, cut
+@lru_cache(maxsize=64)
+def _interval(law: ComposedPRV, target: str, value: str) -> PLDInterval:
+    if target == "epsilon":
+        return certify_epsilon(law._scenario(), value, width=law.width, h0=law.h)
+    return certify_delta(law._scenario(), value, rel_width=law.width, h0=law.h)
 
 
-def compose_subsampled_gaussian(p: float, mu: float, t: int, h: float = 2e-5, A: float = 6.0,
-                                B: float = 15.0) -> ComposedPRV:
-    """The grid law of S' for C_p(G(mu))^{(x) t}, by repeated squaring with linear FFT
-    convolutions kept on [-B, B] (the mass outside is counted in ``cut``)."""
+def compose_subsampled_gaussian(p: float, mu: float, t: int, h: float = 4e-3,
+                                width: float = 1e-3) -> ComposedPRV:
+    """C_p(G(mu))^{(x) t} with certified intervals of width <= ``width`` (Bok et al. 2024,
+    Prop. D.4 composed as in App. D.5, with :mod:`dpsym.pld`'s certified scheme).
+
+    ``p`` and ``mu`` are taken exactly (floats as their binary values, strings as decimals).
+    ``h`` is the grid spacing the refinement starts from, at least 1e-3 (the scheme of
+    earlier versions needed 2e-5; finer starting grids now only cost time).
+
+    >>> from dpsym.fdp.prv import compose_subsampled_gaussian
+    >>> from dpsym.fdp import gdp_epsilon
+    >>> lo, hi = compose_subsampled_gaussian(1, "0.3", 16).epsilon_interval("1e-5")
+    >>> exact = float(gdp_epsilon("1.2", "1e-5", dps=20))   # G(0.3)^(x)16 = G(1.2)
+    >>> lo <= exact <= hi and hi - lo <= 1e-3
+    True
+    """
     t = require_integer("t", t, REF, minimum=1)
-    require(0 < p <= 1, "p", p, "0 < p <= 1 (sampling rate)", REF)
-    require(mu > 0, "mu", mu, "mu > 0", REF)
+    pf = exact_fraction(p, "p", REF)
+    mf = exact_fraction(mu, "mu", REF)
+    require(0 < pf <= 1, "p", p, "0 < p <= 1 (sampling rate)", REF)
+    require(mf > 0, "mu", mu, "mu > 0", REF)
     require(h > 0, "h", h, "h > 0 (grid spacing)", REF)
-    base, zero, tau = _one_step(p, mu, h, A)
-    keep = int(np.ceil(B / h))
-    cut = t * tau
-    result: tuple[np.ndarray, int] | None = None
-    power: tuple[np.ndarray, int] = (base, zero)
-    n = t
-    while n:
-        if n & 1:
-            if result is None:
-                result = power
-            else:
-                m, z, c = _convolve(result, power, keep)
-                result, cut = (m, z), cut + c
-        n >>= 1
-        if n:
-            m, z, c = _convolve(power, power, keep)
-            power, cut = (m, z), cut + c
-    assert result is not None
-    return ComposedPRV(result[0], result[1], h, t, cut)
+    require(width > 0, "width", width, "width > 0", REF)
+    return ComposedPRV(pf, mf, t, max(float(h), 1e-3), float(width))

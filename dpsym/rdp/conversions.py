@@ -25,8 +25,9 @@ a curve tau(alpha)) is turned into the best guarantee over alpha.
 ``"best"``         the minimum of mironov2017, balle2020 and asoodeh2021, as Bok et al.
     2024, App. A.1 take a minimum.
 
-Every eps returned is an *upper* bound: closed forms are rounded up, and the optimal
-conversion takes each root on the side of more privacy loss.  The zCDP conversion of
+Every eps returned is an *upper* bound: closed forms are evaluated in arb ball arithmetic
+(python-flint) and their upper end returned, rounded up; the optimal conversion (mpmath)
+takes each root on the side of more privacy loss.  The zCDP conversion of
 Bun & Steinke 2016, Lemma 3.5, is :func:`zcdp_to_epsilon`.
 """
 
@@ -226,30 +227,62 @@ def _optimal_epsilon(alpha: mpf, tau: mpf, delta: mpf) -> mpf:
 # --- closed-form conversions ------------------------------------------------------------
 
 
-def _mironov_eps(alpha: mpf, tau: mpf, delta: mpf) -> mpf:
-    return tau - mpmath.log(delta) / (alpha - 1)
+class _Arb:
+    """The functions the closed forms use, on arb balls (for certified evaluations)."""
+
+    log = staticmethod(lambda x: x.log())
+    log1p = staticmethod(lambda x: x.log1p())
+    exp = staticmethod(lambda x: x.exp())
+    expm1 = staticmethod(lambda x: x.expm1())
 
 
-def _balle_eps(alpha: mpf, tau: mpf, delta: mpf) -> mpf:
-    return tau + mpmath.log1p(-1 / alpha) - (mpmath.log(delta) + mpmath.log(alpha)) / (alpha - 1)
+def _mironov_eps(alpha, tau, delta, m=mpmath):
+    return tau - m.log(delta) / (alpha - 1)
 
 
-def _alc_eps(alpha: mpf, tau: mpf, delta: mpf) -> mpf:
-    return mpmath.log(mpmath.expm1((alpha - 1) * tau) / (alpha * delta) + 1) / (alpha - 1)
+def _balle_eps(alpha, tau, delta, m=mpmath):
+    return tau + m.log1p(-1 / alpha) - (m.log(delta) + m.log(alpha)) / (alpha - 1)
 
 
-def _mironov_delta(alpha: mpf, tau: mpf, eps: mpf) -> mpf:
-    return mpmath.exp((alpha - 1) * (tau - eps))
+def _alc_eps(alpha, tau, delta, m=mpmath):
+    return m.log(m.expm1((alpha - 1) * tau) / (alpha * delta) + 1) / (alpha - 1)
 
 
-def _balle_delta(alpha: mpf, tau: mpf, eps: mpf) -> mpf:
-    return mpmath.exp((alpha - 1) * (tau - eps + mpmath.log1p(-1 / alpha)) - mpmath.log(alpha))
+def _mironov_delta(alpha, tau, eps, m=mpmath):
+    return m.exp((alpha - 1) * (tau - eps))
 
 
-def _alc_delta(alpha: mpf, tau: mpf, eps: mpf) -> mpf:
+def _balle_delta(alpha, tau, eps, m=mpmath):
+    return m.exp((alpha - 1) * (tau - eps + m.log1p(-1 / alpha)) - m.log(alpha))
+
+
+def _alc_delta(alpha, tau, eps, m=mpmath):
     if eps == 0:
-        return mpf(1)
-    return mpmath.expm1((alpha - 1) * tau) / (alpha * mpmath.expm1((alpha - 1) * eps))
+        return mpf(1) if m is mpmath else tau * 0 + 1
+    return m.expm1((alpha - 1) * tau) / (alpha * m.expm1((alpha - 1) * eps))
+
+
+_CLOSED = {
+    ("epsilon", "mironov2017"): _mironov_eps, ("epsilon", "balle2020"): _balle_eps,
+    ("epsilon", "alc2021_lemma1"): _alc_eps, ("delta", "mironov2017"): _mironov_delta,
+    ("delta", "balle2020"): _balle_delta, ("delta", "alc2021_lemma1"): _alc_delta,
+}
+
+
+def _certified(target: str, conversion: str, a: mpf, t: mpf, x: mpf, value: mpf) -> mpf:
+    """``value`` replaced by the upper end of an arb ball of the same closed form (when
+    python-flint is present; the optimal conversion stays an mpmath evaluation)."""
+    from dpsym.balls import HAVE_FLINT, arb_precision, ball_of_mpf, upper_mpf
+
+    f = _CLOSED.get((target, conversion))
+    if f is None or not HAVE_FLINT:
+        return value
+    with arb_precision(mp.prec + 40):
+        b = f(ball_of_mpf(a), ball_of_mpf(t), ball_of_mpf(x), _Arb)
+        up = upper_mpf(b)
+    if not mpmath.isfinite(up):
+        return value
+    return max(up, mpf(0)) if target == "epsilon" else min(up, mpf(1))
 
 
 def epsilon_from_rdp(
@@ -265,7 +298,7 @@ def epsilon_from_rdp(
     with precision(dps + GUARD_DPS):
         a, t, d = _coerce(alpha, rdp, delta, "delta")
         require(0 < d < 1, "delta", delta, "0 < delta < 1", REF)
-        out = _eps_single(a, t, d, conversion)
+        out = _certified("epsilon", conversion, a, t, d, _eps_single(a, t, d, conversion))
     return round_up(out, dps)
 
 
@@ -295,7 +328,7 @@ def delta_from_rdp(
     with precision(dps + GUARD_DPS):
         a, t, e = _coerce(alpha, rdp, eps, "eps")
         require(e >= 0, "eps", eps, "eps >= 0", REF)
-        out = _delta_single(a, t, e, conversion)
+        out = _certified("delta", conversion, a, t, e, _delta_single(a, t, e, conversion))
     return round_up(out, dps)
 
 
@@ -342,14 +375,15 @@ def _best_over_orders(
 ) -> tuple[mpf, mpf]:
     """(smallest value, its order) over the orders, for one conversion.
 
-    Closed forms are evaluated at every order.  The optimal conversion costs ~0.1 s per
-    order, so it is evaluated by a local search along the sorted orders, started at
-    the best order of Balle et al.: it moves to a neighbour while that improves.  This is
-    the exact grid minimum whenever eps(alpha) is unimodal along the grid (the case for
-    every RDP curve of a composed mechanism we have met; tests compare with a full scan),
-    and whatever it returns is a valid bound because every order gives one.
+    Closed forms (mironov2017, balle2020, alc2021_lemma1) are evaluated at every order.
+    The optimal conversion costs ~0.1 s per order, so it is evaluated by a local search
+    along the sorted orders, started at the best order of Balle et al.: it moves to a
+    neighbour while that improves.  This is the exact grid minimum whenever eps(alpha) is
+    unimodal along the grid (the case for every RDP curve of a composed mechanism we have
+    met; tests compare with a full scan), and whatever it returns is a valid bound
+    because every order gives one.
     """
-    if conversion in ("mironov2017", "balle2020"):
+    if conversion in ("mironov2017", "balle2020", "alc2021_lemma1"):  # closed forms
         return min(((value(a, t, conversion), a) for a, t in pairs), key=lambda r: r[0])
     ordered = sorted(pairs, key=lambda p: p[0])
     balle = [value(a, t, "balle2020") for a, t in ordered]
@@ -398,7 +432,9 @@ def rdp_to_epsilon(
         require(0 < d < 1, "delta", delta, "0 < delta < 1", REF)
         pairs = _pairs(orders, rdp)
         best = _best_over_orders(pairs, lambda a, t, c: _eps_single(a, t, d, c), conversion)
-    return round_up(best[0], dps), best[1]
+        t_best = dict(pairs)[best[1]]
+        value = _certified("epsilon", conversion, best[1], t_best, d, best[0])
+    return round_up(value, dps), best[1]
 
 
 def rdp_to_delta(
@@ -416,7 +452,9 @@ def rdp_to_delta(
         require(e >= 0, "eps", eps, "eps >= 0", REF)
         pairs = _pairs(orders, rdp)
         best = _best_over_orders(pairs, lambda a, t, c: _delta_single(a, t, e, c), conversion)
-    return round_up(best[0], dps), best[1]
+        t_best = dict(pairs)[best[1]]
+        value = _certified("delta", conversion, best[1], t_best, e, best[0])
+    return round_up(value, dps), best[1]
 
 
 def optimize_order(

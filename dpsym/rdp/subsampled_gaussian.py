@@ -10,13 +10,15 @@ with mu0 = N(0, sigma^2), mu1 = N(1, sigma^2) (MTZ19, Sec. 3; the direction
 D_alpha((1-q)mu0 + q mu1 || mu0) dominates the reverse one, MTZ19 Thm 5).  T steps compose
 to T eps(alpha).
 
-Two exact evaluations, both free of cancellation:
+The default evaluation is the binomial series in ball arithmetic of
+:mod:`dpsym.rdp.arb_series` (certified enclosures, tables shared across a grid of orders).
+Two mpmath evaluations remain, as independent cross-checks, both free of cancellation:
 
 * integer alpha (MTZ19, Sec. 3.3): with the binomial theorem and sum_k C(alpha,k)
   (1-q)^(alpha-k) q^k = 1,
   A_alpha - 1 = sum_{k=2}^{alpha} C(alpha,k) (1-q)^(alpha-k) q^k expm1((k^2 - k)/(2 sigma^2)),
   a sum of non-negative terms, summed in log space;
-* real alpha (MTZ19, Sec. 3.2 uses a series; here quadrature): with
+* real alpha (quadrature, not MTZ19's series): with
   w(z) = q expm1((2z - 1)/(2 sigma^2)), E[w] = 0, so
   A_alpha - 1 = E_{mu0}[ (1 + w)^alpha - 1 - alpha w ],
   whose integrand is non-negative by convexity.  The integral is split at the crossing
@@ -44,12 +46,15 @@ from dpsym.numerics import (
     round_up,
     to_mpf,
 )
+from dpsym.rdp.arb_series import RdpEnclosure, exact_fraction, poisson_rdp_enclosures
 
 __all__ = [
+    "METHODS",
     "log_a_frac",
     "log_a_int",
     "poisson_gaussian_rdp",
     "poisson_gaussian_rdp_curve",
+    "poisson_gaussian_rdp_enclosures",
 ]
 
 REF = "Mironov, Talwar & Zhang 2019, Sec. 3"
@@ -162,34 +167,67 @@ def _validate(q: Number, sigma: Number, steps: Number) -> tuple[mpf, mpf, int]:
     return qv, sv, t
 
 
+METHODS = ("series", "auto", "int", "quad")
+
+
+def poisson_gaussian_rdp_enclosures(
+    q: Number, sigma: Number, orders: Sequence[Number], steps: Number = 1,
+    dps: int = DEFAULT_DPS,
+) -> list[RdpEnclosure]:
+    """Certified enclosures (lower, upper) of the RDP of ``steps`` steps at each order.
+
+    The binomial series of :mod:`dpsym.rdp.arb_series` in ball arithmetic, with tables shared
+    across the orders; each enclosure has >= ``dps`` correct digits.  ``certified`` is False
+    only when python-flint is missing (mpmath fallback).
+
+    >>> from dpsym.rdp import poisson_gaussian_rdp_enclosures
+    >>> e = poisson_gaussian_rdp_enclosures("0.01", 1, ["1.5", 2, "10.5"], dps=40)
+    >>> [x.certified and x.correct_digits() >= 40 for x in e]
+    [True, True, True]
+    """
+    t = require_integer("steps", steps, REF + " (composition)", minimum=1)
+    return poisson_rdp_enclosures(q, sigma, list(orders), steps=t, dps=dps)
+
+
 def poisson_gaussian_rdp(
     q: Number,
     sigma: Number,
     alpha: Number,
     steps: Number = 1,
     dps: int = DEFAULT_DPS,
-    method: str = "auto",
+    method: str = "series",
 ) -> mpf:
     """RDP of order alpha of ``steps`` Poisson-subsampled Gaussian steps (MTZ19, Sec. 3).
 
     ``q`` in [0, 1] is the sampling probability, ``sigma > 0`` the noise multiplier
     (noise std / clipping norm), ``alpha > 1`` the order (any real), ``steps`` the
-    number of compositions.  ``method`` is ``"auto"`` (binomial sum at integer alpha,
-    quadrature otherwise), ``"int"`` or ``"quad"``.
+    number of compositions.  ``method``:
 
-    The value is computed with guard digits and rounded *up* to ``dps`` digits.
+    * ``"series"`` (default; ``"auto"`` is a synonym): the binomial series in ball
+      arithmetic (:mod:`dpsym.rdp.arb_series`); the value returned is the upper end of a
+      certified enclosure with >= ``dps`` correct digits, rounded *up* to ``dps`` digits;
+    * ``"int"``: the non-negative binomial sum in mpmath (integer alpha);
+    * ``"quad"``: split tanh-sinh quadrature in mpmath (any alpha; ~0.5 s), the independent
+      cross-check.
+
+    The mpmath methods compute with guard digits and round up; they are not enclosures.
 
     >>> from dpsym import poisson_gaussian_rdp
     >>> from dpsym.numerics import nstr
     >>> nstr(poisson_gaussian_rdp("1e-7", 100, 2, dps=30), 20)
     '1.0000500016667083337e-18'
+    >>> nstr(poisson_gaussian_rdp("0.01", 1, "2.5", dps=30), 20)
+    '0.00021757533228188045261'
     """
+    require(method in METHODS, "method", method, f"one of {', '.join(METHODS)}", REF)
+    if method in ("series", "auto"):
+        a = exact_fraction(alpha, "alpha", REF)
+        enc = poisson_gaussian_rdp_enclosures(q, sigma, [a], steps=steps, dps=dps)[0]
+        return round_up(enc.upper, dps)
     with precision(dps + GUARD_DPS):
         qv, sv, t = _validate(q, sigma, steps)
         a = to_mpf(alpha, "alpha", REF)
         require(a > 1, "alpha", alpha, "alpha > 1", REF)
-        require(method in ("auto", "int", "quad"), "method", method,
-                "one of 'auto', 'int', 'quad'", REF)
         out = t * _rdp_one_step(qv, sv, a, method)
     return round_up(out, dps)
 
@@ -197,5 +235,14 @@ def poisson_gaussian_rdp(
 def poisson_gaussian_rdp_curve(
     q: Number, sigma: Number, orders: Sequence[Number], steps: Number = 1, dps: int = DEFAULT_DPS
 ) -> list[mpf]:
-    """:func:`poisson_gaussian_rdp` at each order of ``orders`` (same rounding)."""
-    return [poisson_gaussian_rdp(q, sigma, a, steps=steps, dps=dps) for a in orders]
+    """:func:`poisson_gaussian_rdp` at each order of ``orders``, with shared tables.
+
+    Each value is the upper end of a certified enclosure, rounded up to ``dps`` digits.
+
+    >>> from dpsym.rdp import poisson_gaussian_rdp_curve
+    >>> from dpsym.numerics import nstr
+    >>> [nstr(v, 8) for v in poisson_gaussian_rdp_curve("0.01", 1, ["1.5", 2, 64], dps=20)]
+    ['0.00012725374', '0.00017181342', '27.321732']
+    """
+    return [round_up(e.upper, dps)
+            for e in poisson_gaussian_rdp_enclosures(q, sigma, orders, steps=steps, dps=dps)]

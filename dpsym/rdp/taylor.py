@@ -500,9 +500,12 @@ def F_tilde_poisson_conservative(alpha: Number, sigma: Number, k: int, *,
 
 
 def poisson_replace_one_rdp(alpha: Number, sigma: Number, q: Number, m: int = 4, *,
-                            steps: int = 1, variant: str = "paper",
+                            steps: int = 1, variant: str = "conservative",
                             dps: int = DEFAULT_DPS) -> mpf:
     """RDP of ``steps`` Poisson-subsampled DP-SGD steps, replace-one (Thm C.9, eq. (98)).
+
+    The default is the sound ``"conservative"`` variant; ``"paper"`` is the statement as
+    printed, which the ledger shows to be below the sound bound (it is not a valid bound).
 
     ``variant="paper"``: ``steps``/(alpha-1) log[1 + q^2 alpha(alpha-1)(e^{1/sigma^2} -
     e^{-1/sigma^2}) + sum_{k=3}^{m-1} q^k F~_{alpha,2sigma,k}/k! + E~_{alpha,2sigma,m}(q)].

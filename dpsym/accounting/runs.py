@@ -1,10 +1,10 @@
-"""A privacy accountant for users: describe a training run, then account for it.
+"""Run records: one DP-SGD run (sampling, adjacency, sigma, steps) with its RDP bounds.
 
-Following the design of Google's ``dp_accounting``, a run is a small frozen record whose
-docstring states its mathematics (:class:`PoissonSampledGaussian`,
-:class:`FixedSizeSampledGaussian`, :class:`GaussianDP`), and accounting is a separate
-layer (:func:`rdp_account`, :func:`gdp_account`) that consumes it.  Every number is an mpf
-at the requested precision; the reported eps (or delta) is an upper bound, rounded up.
+The records below bind a run to the RDP bounds that apply to it (upper bound ``rdp`` and,
+where one is known, a worst-case lower bound ``rdp_lower``); :class:`dpsym.accounting.
+RdpAccountant` uses them for the leaves of its events, and :func:`gdp_account` accounts
+for a :class:`GaussianDP` record.  Every number is an mpf at the requested precision; the
+reported eps (or delta) is an upper bound, rounded up.
 
 DP-SGD runs are described by their sampling scheme (Poisson, fixed size without
 replacement "fswor", fixed size with replacement "fswr"), adjacency ("add-remove" or
@@ -18,22 +18,13 @@ Ebrahimi, Behnia & Pacheco 2024 (:mod:`dpsym.rdp.taylor`,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from mpmath import mpf
 
 from dpsym.errors import HypothesisError, require, require_integer
-from dpsym.fdp import gdp_delta, gdp_epsilon
 from dpsym.numerics import GUARD_DPS, Number, precision, round_down, round_up, to_mpf
-from dpsym.rdp.conversions import (
-    CONVERSIONS,
-    REFERENCES,
-    optimize_order,
-    rdp_to_delta,
-    rdp_to_epsilon,
-)
 from dpsym.rdp.subsampled_gaussian import poisson_gaussian_rdp
 
 __all__ = [
@@ -47,7 +38,6 @@ __all__ = [
     "PoissonSampledGaussian",
     "default_orders",
     "gdp_account",
-    "rdp_account",
 ]
 
 SAMPLINGS = ("poisson", "fswor", "fswr")
@@ -316,6 +306,29 @@ class AccountingReport:
     mechanism: dict[str, str] = field(default_factory=dict)
     dps: int = 30
 
+    def __float__(self) -> float:
+        return float(self.value)
+
+    def __format__(self, spec: str) -> str:
+        return format(float(self.value), spec)
+
+    def to_dict(self) -> dict[str, object]:
+        """Every field as JSON-ready values (numbers as decimal strings at ``dps`` digits)."""
+        from dpsym.balls import decimal_string
+
+        def s(x: mpf | None, rounding: str = "up") -> str | None:
+            return None if x is None else decimal_string(x, self.dps, rounding)
+
+        other = "delta" if self.target == "epsilon" else "epsilon"
+        return {self.target: s(self.value), other: s(self.given, "nearest"),
+                "order": s(self.order, "nearest"),
+                "conversion": self.conversion,
+                "rdp": [[s(a, "nearest"), s(v)] for a, v in self.rdp],
+                "rdp_lower": [[s(a), s(v, "down")] for a, v in self.rdp_lower],
+                "alternatives": {c: {self.target: s(v), "order": s(a, "nearest")}
+                                 for c, (v, a) in self.alternatives.items()},
+                "mechanism": dict(self.mechanism), "dps": self.dps}
+
 
 def _given(delta: Number | None, eps: Number | None, dps: int) -> mpf:
     with precision(dps):
@@ -328,62 +341,12 @@ def _target(delta: Number | None, eps: Number | None) -> str:
     return "epsilon" if delta is not None else "delta"
 
 
-def rdp_account(
-    event: SampledGaussian,
-    delta: Number | None = None,
-    eps: Number | None = None,
-    orders: Sequence[Number] | None = None,
-    conversion: str = "balle2020",
-    dps: int = 30,
-    continuous: bool = False,
-) -> AccountingReport:
-    """eps at ``delta`` (or delta at ``eps``) of a run, by RDP and ``conversion``.
-
-    The RDP of every order is computed once; each conversion of
-    :data:`dpsym.rdp.conversions.CONVERSIONS` is reported alongside.  With
-    ``continuous=True`` (target epsilon only) the order is also optimised over real
-    alpha and the better of grid and continuous optimum is reported.  ``orders=None``
-    means :func:`default_orders`.  Lower bounds (``rdp_lower``) are computed at the
-    integer orders when the event provides them.
-    """
-    target = _target(delta, eps)
-    require(conversion in CONVERSIONS, "conversion", conversion,
-            f"one of {', '.join(CONVERSIONS)}", "dpsym account")
-    orders = default_orders(event) if orders is None else orders
-    rdp = [event.rdp(a, dps=dps) for a in orders]
-    lower = [event.rdp_lower(a, dps=dps) for a in orders]
-    with precision(dps):
-        alphas = [to_mpf(a, "order") for a in orders]
-
-    def convert(conv: str) -> tuple[mpf, mpf]:
-        if target == "epsilon":
-            return rdp_to_epsilon(alphas, rdp, delta, conversion=conv, dps=dps)
-        return rdp_to_delta(alphas, rdp, eps, conversion=conv, dps=dps)
-
-    results = {c: convert(c) for c in CONVERSIONS}
-    value, order = results[conversion]
-    if continuous and target == "epsilon":
-        v, a = optimize_order(lambda al, d: event.rdp(al, dps=d), delta, conversion, dps=dps)
-        if v < value:
-            value, order = v, a
-    return AccountingReport(
-        target=target,
-        value=value,
-        given=_given(delta, eps, dps),
-        conversion=conversion,
-        order=order,
-        rdp=list(zip(alphas, rdp, strict=True)),
-        rdp_lower=list(zip(alphas, lower, strict=True)),
-        alternatives={c: r for c, r in results.items() if c != conversion},
-        mechanism={**event.describe(), "reference": REFERENCES[conversion]},
-        dps=dps,
-    )
-
-
 def gdp_account(
     event: GaussianDP, delta: Number | None = None, eps: Number | None = None, dps: int = 30
 ) -> AccountingReport:
     """eps at ``delta`` (or delta at ``eps``) of a mu-GDP run, by the exact Lemma A.3 curve."""
+    from dpsym.fdp import gdp_delta, gdp_epsilon
+
     target = _target(delta, eps)
     if target == "epsilon":
         value = gdp_epsilon(event.mu, delta, dps=dps)
