@@ -74,6 +74,7 @@ __all__ = [
     "prop_d_4_symbolic",
     "thm_4_8_certified_curves",
     "thm_4_8_regime",
+    "width_sweep",
 ]
 
 PAPER = "bok2024"
@@ -186,6 +187,8 @@ class Interval:
     lower: float
     upper: float
     h: float
+    points: int = 0
+    cpu_seconds: float = 0.0
 
     @property
     def width(self) -> float:
@@ -235,16 +238,17 @@ def _certified(p: float, mu0: float, factors: tuple[tuple[float, int], ...], tar
     return certify_delta(scen, value, rel_width=width)
 
 
-def _h(iv) -> float:
-    return float(min(c.h_lower for c in iv.chains))
+def _interval(iv) -> Interval:
+    return Interval(_float_down(iv.lower), _float_up(iv.upper),
+                    float(min(c.h_lower for c in iv.chains)),
+                    max(c.points for c in iv.chains), float(iv.seconds))
 
 
 def noisysgd_delta_interval(f: NoisySGDTradeoff, eps: Number, rel_width: float = 1e-2
                             ) -> Interval:
     """Certified (lower, upper) for delta(eps) of the composed bound ``f``, of width at most
     ``rel_width`` times its upper end (:func:`dpsym.pld.certify_delta`)."""
-    iv = _certified(*_key(f), "delta", str(eps), float(rel_width))
-    return Interval(_float_down(iv.lower), _float_up(iv.upper), _h(iv))
+    return _interval(_certified(*_key(f), "delta", str(eps), float(rel_width)))
 
 
 def noisysgd_epsilon_interval(f: NoisySGDTradeoff, delta: Number, width: float = 1e-2
@@ -255,17 +259,26 @@ def noisysgd_epsilon_interval(f: NoisySGDTradeoff, delta: Number, width: float =
     d = to_mpf(delta, "delta", ref)
     require(0 < d < 1, "delta", delta, "0 < delta < 1", ref)
     require(width > 0, "width", width, "width > 0", ref)
-    iv = _certified(*_key(f), "epsilon", str(delta), float(width))
-    return Interval(_float_down(iv.lower), _float_up(iv.upper), _h(iv))
+    return _interval(_certified(*_key(f), "epsilon", str(delta), float(width)))
+
+
+def width_sweep(f: NoisySGDTradeoff, delta: Number = "1e-5",
+                widths: Sequence[float] = (1e-1, 1e-2, 1e-3, 1e-4)) -> list[tuple[float, Interval]]:
+    """The certified eps(delta) of ``f`` at each target width: the interval, the finest grid
+    spacing and the number of grid points the engine needed (and its CPU time, which the
+    chapters do not print).  The interval width shrinks roughly like h^2."""
+    return [(w, noisysgd_epsilon_interval(f, delta, width=w)) for w in widths]
 
 
 def _bands(f: NoisySGDTradeoff, eps: Sequence[float], rel_width: float
            ) -> tuple[np.ndarray, np.ndarray]:
     """delta bands at every eps from one composition, certified at the largest eps (so the
-    composed window reaches beyond every eps asked for)."""
+    composed window reaches beyond every eps asked for), or at eps(1e-12) if that is smaller
+    (a relative width is out of reach where delta underflows; the bands beyond stay certified,
+    only wider)."""
     es = [Fraction(float(e)) for e in eps]
-    top = max(es)
-    iv = _certified(*_key(f), "delta", str(float(top)), float(rel_width))
+    top = min(float(max(es)), noisysgd_epsilon_interval(f, "1e-12", width=5e-2).upper)
+    iv = _certified(*_key(f), "delta", str(top), float(rel_width))
     b = iv.delta_bands(es)
     return (np.array([max(_float_down(lo), 0.0) for lo, _ in b]),
             np.array([min(_float_up(hi), 1.0) for _, hi in b]))

@@ -388,7 +388,7 @@ def _conv_410() -> list:
     k = sgd.prop_c_15(**kw).k_integer
     return acc.convergence_rows(lambda t: sgd.thm_4_8(kw["L"], kw["b"], kw["n"], kw["sigma"], t),
                                 lambda t: sgd.thm_4_10(**kw, t=t, tau=t - k),
-                                (k, 2 * k, 4 * k))
+                                (k, 8 * k, 64 * k))
 
 
 def _convergent(rows_fn, name: str, setting: str):
