@@ -530,12 +530,13 @@ def figure_10() -> Figure:
                 ax.plot(xs, Gaussian(mu).vectorized(xs), color=comp_col[tt], linewidth=1.2,
                         linestyle="--")
             if (i, j) in f["certified"]:
-                cert = noisysgd_accounting.figure_10_certified(r, c, xs.size)
+                cert = noisysgd_accounting.figure_10_certified(r, c)   # cached, as the claim
                 for key, col in (("ours", ours_col[f["certified_eta"]]),
                                  ("composition", comp_col[f["certified_t"]])):
                     # a wide translucent stroke: the certified interval is far narrower
                     # than a line, so it is drawn as a halo around the curves
-                    ax.plot(xs, cert[key][0], color=col, linewidth=5, alpha=0.35, zorder=1)
+                    ax.plot(cert["x"][0], cert[key][0], color=col, linewidth=5, alpha=0.35,
+                            zorder=1)
                 ax.set_title(f"b/n={r}, L/b={c} (certified)", fontsize=7)
             else:
                 ax.set_title(f"b/n={r}, L/b={c}", fontsize=7)
@@ -611,10 +612,10 @@ def thm_4_8_certified_curve() -> Figure:
         ax2.plot(d["x"], d["upper"] - d["clt"], color=col, linewidth=1.0,
                  label=f"certified - CLT, E={E}")
     ax2.axhline(0, color=_BLACK, linewidth=0.8)
-    _unit_square(ax, "NoisySGD, p = 1/40, L/(b sigma) = 2/3", ncol=2)
+    _unit_square(ax, r"NoisySGD, $p$ = 1/40, $L/(b\sigma)$ = 2/3", ncol=2)
     ax2.set_xlim(0, 1)
     ax2.set_xlabel("Type I error")
     ax2.set_ylabel("type II error: certified - CLT")
-    ax2.set_title("Where the CLT is optimistic (< 0)")
+    ax2.set_title("Certified minus CLT (< 0: the CLT is optimistic)")
     _legend_below(ax2)
     return fig

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import mpmath
 import sympy as sp
@@ -108,9 +108,16 @@ class NoisySGDTradeoff:
         """The CLT approximation sqrt(gdp^2 + sum_j 2 p^2 k_j K(mu_j)) (Lemma A.5 on each block,
         GDP composition across blocks, as in the proofs of Props C.14, C.15).  Not a bound."""
         with precision(dps + GUARD_DPS):
-            tot = self.gdp**2 + mpmath.fsum(2 * self.p**2 * k * clt_K(m, dps=dps + GUARD_DPS)
+            tot = self.gdp**2 + mpmath.fsum(2 * self.p**2 * k * _clt_K(m, dps + GUARD_DPS)
                                             for m, k in self.factors)
             return mpmath.sqrt(tot)
+
+
+@lru_cache(maxsize=256)
+def _clt_K(mu: mpf, dps: int) -> mpf:
+    """Lemma A.5's K at mu (:func:`dpsym.fdp.clt_K`), memoised: Figure 10 evaluates the CLT of
+    one factor at thousands of t - tau."""
+    return clt_K(mu, dps=dps)
 
 
 def _ref(where: str) -> str:

@@ -569,7 +569,7 @@ def thm_4_8_certified_curves(points: int = 121) -> dict[int, dict[str, np.ndarra
     for E in s["epochs"]:
         t = s["l"] * E
         f = NoisySGDTradeoff(mpf(s["p"]), mpf(0), ((mpf(s["mu"]), t),), f"Thm 4.8, E = {E}")
-        lo, hi = noisysgd_tradeoff_interval(f, xs)
+        lo, hi = noisysgd_tradeoff_interval(f, xs, rel_width=3e-2)
         mu = clt_mu(s["p"], s["mu"], t, dps=20)
         out[E] = {"x": xs, "lower": lo, "upper": hi, "clt": Gaussian(mu).vectorized(xs)}
     return out
