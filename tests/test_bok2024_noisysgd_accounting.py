@@ -129,3 +129,51 @@ def test_certified_interval_contains_the_peers(name):
                and r["library"] == "dp-accounting" and r["vdi"] == 1e-4)
     assert iv.lower <= prv["estimate"] <= iv.upper
     assert dpa["optimistic"] <= iv.lower and iv.upper <= dpa["pessimistic"]
+
+
+def test_scenario_adapter_rounds_up_and_keeps_the_papers_object():
+    """The adapter hands Prop. D.4's C_p factors and an exact G(mu_0) factor to dpsym.pld, with
+    p and every mu rounded up (never a smaller, more private, parameter)."""
+    from fractions import Fraction
+
+    from dpsym.fdp.prv import CpGaussianPRV
+    from dpsym.pld import GaussianPair
+
+    f = paper.thm_4_10(L=50, b=100, n=10000, sigma=3, eta="0.1", D=1, t=900, tau=100)
+    (scen,) = acc.noisysgd_scenario(f)
+    cp, g = scen
+    assert isinstance(cp.pair, CpGaussianPRV) and isinstance(g.pair, GaussianPair)
+    assert cp.count == 800 and g.count == 1
+    def exact(x: mpf) -> Fraction:
+        m, e = x.man_exp
+        return Fraction(m) * Fraction(2) ** e
+
+    assert cp.pair.p >= Fraction(1, 100) and cp.pair.mu >= exact(f.factors[0][0])
+    assert g.pair.mu >= exact(f.gdp)
+
+
+def test_delta_bands_match_single_evaluations():
+    """One pass for many eps (PLDInterval.delta_bands) gives the same balls as delta_band."""
+    from fractions import Fraction
+
+    from dpsym.pld import certify_delta
+
+    f = paper.thm_4_8(L=1, b=10, n=100, sigma=1, t=50)
+    iv = certify_delta(acc.noisysgd_scenario(f), "0.5", rel_width=0.1)
+    es = [Fraction(k, 10) for k in range(0, 30, 3)]
+    assert iv.delta_bands(es) == [iv.delta_band(e) for e in es]
+
+
+def test_width_sweep_narrows():
+    f = paper.thm_4_8(L=10, b=1500, n=60000, sigma="0.01", t=2000)
+    (w1, a), (w2, b) = acc.width_sweep(f, "1e-5", (1e-1, 1e-2))
+    assert a.width <= w1 and b.width <= w2 and b.points > a.points
+    assert a.lower <= b.lower <= b.upper <= a.upper
+
+
+def test_unsafe_mutation_of_the_composition_is_caught():
+    """A bound using a smaller mu (an unsafe mutation) gives an interval below the truth."""
+    exact = float(gdp_epsilon("1.2", "1e-5", dps=20))
+    f = paper.thm_4_8(L="2.9", b=10, n=10, sigma=1, t=16)      # mu = 0.29 instead of 0.3
+    iv = acc.noisysgd_epsilon_interval(f, "1e-5", width=1e-3)
+    assert iv.upper < exact

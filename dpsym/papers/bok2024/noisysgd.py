@@ -404,6 +404,7 @@ class LemmaC12Scan:
     opposite_gap: mpf
 
 
+@lru_cache(maxsize=8)
 def lem_c_12_scan(s: Number = "0.5", sigma: Number = 1, p: Number = "0.3",
                   eps: Sequence[Number] = ("-0.6", "-0.3", "0", "0.2", "0.6", "1.2"),
                   cells: int = 200, dps: int = 20) -> LemmaC12Scan:

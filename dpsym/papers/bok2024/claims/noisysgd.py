@@ -30,7 +30,7 @@ def _ok(flag: bool) -> str:
     return "reproduced" if flag else "failed"
 
 
-# --- Def. 4.7 and the one-step optimality of Thm 4.8 (chapter 09) ---------------------------
+# --- Def. 4.7 and the one-step optimality of Thm 4.8 (chapter 08) ---------------------------
 
 
 def _def_4_7(dps: int) -> Outcome:
@@ -93,7 +93,7 @@ ledger.add("thm4.8/one-step-fact-c", ref="App. C.4.1 (c); Figure 4", kind="ident
            chapter=CH_OP, figure="bok2024/figure_4")
 
 
-# --- Prop. D.4 and footnote 13 (chapter 09) -----------------------------------------------
+# --- Prop. D.4 and footnote 13 (chapter 08) -----------------------------------------------
 
 
 ledger.add("propD.4/prv-condition", ref="Prop. D.4; Def. D.1", kind="identity",
@@ -166,7 +166,7 @@ ledger.add("fn13/clt-limits-differ", ref="App. D.5, footnote 13; Lemma A.5", kin
            check=_fn13, code=(P + "footnote_13_clt",), chapter=CH_OP)
 
 
-# --- Remark A.8 (chapter 09) -----------------------------------------------------------
+# --- Remark A.8 (chapter 08) -----------------------------------------------------------
 
 
 def _rem_a_8(dps: int) -> Outcome:
@@ -191,7 +191,7 @@ ledger.add("remA.8/counterexample", ref="Remark A.8; Lemma A.7; footnote 5", kin
            check=_rem_a_8, code=(P + "rem_a_8", P + "rem_a_8_exact"), chapter=CH_OP)
 
 
-# --- Thm 4.8: the certified f-DP curve and the CLT regime (chapter 10) -----------------------
+# --- Thm 4.8: the certified f-DP curve and the CLT regime (chapter 09) -----------------------
 
 
 @cache
@@ -250,7 +250,7 @@ ledger.add("thm4.8/bounded-regime", ref="Sec. 4.3, after Thm 4.10", kind="limit"
            check=_regime_check, code=(P + "thm_4_8_regime", P + "clt_check"), chapter=CH_THM)
 
 
-# --- Lemma C.12 and footnote 9 (chapter 10) ----------------------------------------------
+# --- Lemma C.12 and footnote 9 (chapter 09) ----------------------------------------------
 
 
 @cache
@@ -293,7 +293,7 @@ ledger.add("lemC.12/footnote-9", ref="Lemma C.12, footnote 9", kind="inequality"
            check=_fn9, code=(P + "lem_c_12_scan",), chapter=CH_THM)
 
 
-# --- Thm C.13, Thm 4.9 (chapter 10) ------------------------------------------------------
+# --- Thm C.13, Thm 4.9 (chapter 09) ------------------------------------------------------
 
 
 def _coupling(theorem: str):
@@ -450,7 +450,7 @@ ledger.add("thm4.10/at22", ref="Sec. 4.3, after Thm 4.10; [AT22]", kind="limit",
            check=lambda dps: symbolic_outcome(sgd.thm_4_10_at22_scaling),
            code=(P + "thm_4_10_at22_scaling",), chapter=CH_THM)
 
-# --- Props C.14, C.15 (chapter 10) --------------------------------------------------------
+# --- Props C.14, C.15 (chapter 09) --------------------------------------------------------
 
 ledger.add("propC.14/first-order", ref="Prop. C.14", kind="optimum",
            printed=printed.PROP_C14_K,
@@ -494,7 +494,7 @@ ledger.add("propC.15/integer", ref="Prop. C.15", kind="optimum",
                      "(b/n = 0.01, L/b = 0.5, sigma = 3, eta = 0.1, D = 1).",
            check=_integer("C.15"), code=(P + "prop_c_15", P + "prop_c_15_mu"), chapter=CH_THM)
 
-# --- App. D.5: CLT vs certified (chapter 11) ------------------------------------------------
+# --- App. D.5: CLT vs certified (chapter 10) ------------------------------------------------
 
 
 @cache
