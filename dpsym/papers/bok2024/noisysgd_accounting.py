@@ -297,11 +297,11 @@ def noisysgd_tradeoff_interval(f: NoisySGDTradeoff, x: Sequence[float],
     """Certified (lower, upper) tradeoff curves of the composed bound ``f`` at the type-I errors
     ``x`` (every factor is symmetric, so the composition is), from delta intervals on an eps
     grid [0, eps_max] (:func:`dpsym.fdp.duality.tradeoff_interval`); eps_max defaults to the
-    upper end of eps(1e-9).  The delta bands are certified to a relative width ``rel_width``
+    upper end of eps(1e-12).  The delta bands are certified to a relative width ``rel_width``
     at eps_max (the smallest delta, so the hardest point); on Table 4's setting the default
     0.1 gives curves within 1.5e-3 of each other at every x, in ~4 s."""
-    if eps_max is None:
-        eps_max = max(1.0, noisysgd_epsilon_interval(f, "1e-9", width=5e-2).upper)
+    if eps_max is None:   # the same query as _bands' (cached): one composition fewer
+        eps_max = max(1.0, noisysgd_epsilon_interval(f, "1e-12", width=5e-2).upper)
     grid = np.linspace(0.0, eps_max, points)
     lo, hi = _bands(f, grid, rel_width)
     return tradeoff_interval(grid, lo, hi, x)
