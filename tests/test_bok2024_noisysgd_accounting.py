@@ -177,3 +177,13 @@ def test_unsafe_mutation_of_the_composition_is_caught():
     f = paper.thm_4_8(L="2.9", b=10, n=10, sigma=1, t=16)      # mu = 0.29 instead of 0.3
     iv = acc.noisysgd_epsilon_interval(f, "1e-5", width=1e-3)
     assert iv.upper < exact
+
+
+def test_best_tau_is_the_minimum_of_certified_bounds():
+    SC = {"L": 5, "b": 10, "n": 200, "sigma": 1, "eta": "0.1", "m": 1, "M": 2}
+    k = paper.prop_c_14(**SC, t=100).k_integer
+    r = acc.best_tau(lambda tau: paper.thm_4_9(**SC, t=100, tau=tau), 100, k, points=2)
+    assert r.epsilon.upper == min(e for _, e in r.tried)
+    assert len(r.tried) >= 4 and 1 <= r.tau <= 100
+    # tau = 0 is not admissible (erratum T49): best_tau skips it instead of failing
+    assert all(tau >= 1 for tau, _ in r.tried)
