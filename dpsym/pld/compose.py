@@ -182,6 +182,13 @@ class PLDInterval:
         pairs = [_delta_of(c, e) for c in self.chains]
         return max(p[0] for p in pairs), max(p[1] for p in pairs)
 
+    def delta_bands(self, eps: Sequence[object]) -> list[tuple[mpf, mpf]]:
+        """:meth:`delta_band` at every eps of ``eps`` (one pass over each chain's masses)."""
+        es = [Fraction(str(e)) if not isinstance(e, Fraction) else e for e in eps]
+        per = [list(zip(c.lower.delta_bounds(es), c.upper.delta_bounds(es), strict=True))
+               for c in self.chains]
+        return [(max(p[i][0] for p in per), max(p[i][1] for p in per)) for i in range(len(es))]
+
     @property
     def width(self) -> mpf:
         return self.upper - self.lower

@@ -153,6 +153,32 @@ class GridMeasure:
             self._suffix[k] = (flint.arb(s0) / unit, s1 / unit)
         return self._suffix[k]
 
+    def _fill_suffixes(self, ks: set[int]) -> None:
+        """:meth:`_suffix_balls` for every k in ``ks`` in one backward pass (the same sums,
+        accumulated once instead of once per k): many delta evaluations, one pass."""
+        todo = sorted((k for k in ks if k not in self._suffix), reverse=True)
+        if not todo:
+            return
+        h = ball(self.h)
+        unit = flint.arb(2) ** self.scale
+        s1 = flint.arb(0)
+        i = self.size - 1
+        for k in todo:
+            while i >= k:
+                m = int(self.masses[i])
+                if m:
+                    s1 += flint.arb(m) * (-(h * (self.offset + i))).exp()
+                i -= 1
+            s0 = _sum(self.masses[k:]) if k < self.size else 0
+            self._suffix[k] = (flint.arb(s0) / unit, s1 / unit)
+
+    def delta_bounds(self, eps: list[Fraction]) -> list:
+        """:meth:`delta_bound` at every eps of ``eps``, sharing one pass over the masses."""
+        with arb_precision(PREC_BITS):
+            self._fill_suffixes({max(0, min(self.size, math.floor(e / self.h) - self.offset
+                                             + 1)) for e in eps})
+        return [self.delta_bound(e) for e in eps]
+
     def delta_ball(self, eps: Fraction):
         """delta(eps) of this measure as an arb ball (exact up to the ball's radius)."""
         with arb_precision(PREC_BITS):

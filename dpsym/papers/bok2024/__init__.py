@@ -15,6 +15,13 @@ Each numbered statement is a function of the paper's own symbols, grouped by set
   Tables 10-12, Figure 9);
 * :mod:`.mnist`, :mod:`.prior`  the MNIST accounting of Sec. 4.4 (Tables 1, 3, 4) and the
   prior RDP bounds of Ye & Shokri 2022 it compares against;
+* :mod:`.noisysgd`              NoisySGD (Sec. 4.3, App. C.4): Def. 4.7, Thms 4.8-4.10,
+  Lemma C.12, Thm C.13, Props C.14, C.15; :mod:`.noisysgd_coupling` the shifted
+  interpolated processes of their proofs, simulated (Figure 5);
+* :mod:`.noisysgd_accounting`   Prop. D.4, footnote 13 and certified composition of the
+  NoisySGD bounds (App. D.5), the CLT against it, Figure 10's data;
+* :mod:`.noisysgd_training`     private training at a fixed budget (Sec. 4.4, Tables 2, 5, 6);
+* :mod:`.tradeoff_limits`       limits of tradeoff functions (Remark A.8);
 * :mod:`.appendix_d`            privacy-loss random variables (Lemma D.2);
 * :mod:`.langevin`              Langevin / exponential mechanism (Sec. 5, App. D.4).
 
@@ -38,4 +45,9 @@ from dpsym.papers.bok2024.noisycgd import *  # noqa: F403
 from dpsym.papers.bok2024.noisycgd_constrained import *  # noqa: F403
 from dpsym.papers.bok2024.noisygd import *  # noqa: F403
 from dpsym.papers.bok2024.noisygd_constrained import *  # noqa: F403
+from dpsym.papers.bok2024.noisysgd import *  # noqa: F403
+from dpsym.papers.bok2024.noisysgd_accounting import *  # noqa: F403
+from dpsym.papers.bok2024.noisysgd_coupling import *  # noqa: F403
+from dpsym.papers.bok2024.noisysgd_training import *  # noqa: F403
 from dpsym.papers.bok2024.prior import *  # noqa: F403
+from dpsym.papers.bok2024.tradeoff_limits import *  # noqa: F403

@@ -12,12 +12,20 @@ import mpmath
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 
-from dpsym.fdp import EpsDelta, Gaussian, gdp_epsilon
-from dpsym.figures import PALETTE, figure, new_figure, tradeoff_panel
+from dpsym.fdp import EpsDelta, Gaussian, clt_mu, gdp_delta, gdp_epsilon
+from dpsym.figures import PALETTE, STYLE, figure, new_figure, tradeoff_panel
 from dpsym.numerics import precision, to_mpf
-from dpsym.papers.bok2024 import appendix_a, langevin, noisycgd_constrained
+from dpsym.papers.bok2024 import (
+    appendix_a,
+    langevin,
+    noisycgd_constrained,
+    noisysgd,
+    noisysgd_accounting,
+    noisysgd_coupling,
+)
 from dpsym.papers.bok2024.interpolated_process import FIGURE_3, coupled_trajectories
 from dpsym.papers.bok2024.noisycgd import FIGURE_8, thm_4_4, thm_4_5_from_c
 from dpsym.papers.bok2024.noisycgd_constrained import FIGURE_9, figure_9_values
@@ -39,16 +47,21 @@ from dpsym.shifts.cyclic_constrained import (
 )
 
 __all__ = [
+    "clt_vs_certified",
     "figure_1",
     "figure_2",
     "figure_3",
+    "figure_4",
+    "figure_5",
     "figure_6",
     "figure_7",
     "figure_8",
     "figure_9",
+    "figure_10",
     "lemma_c11_windows",
     "pure_dp_vs_gdp",
     "thm_4_6_every_window",
+    "thm_4_8_certified_curve",
 ]
 
 PAPER = "bok2024"
@@ -393,4 +406,216 @@ def pure_dp_vs_gdp() -> Figure:
         ax.plot(xs, Gaussian(2 * mpmath.sqrt(x)).vectorized(xs), color=col,
                 label=rf"$G(2\sqrt{{LD}})$, LD = {name}")
     _unit_square(ax, "Pure DP vs GDP (App. D.4)", ncol=2)
+    return fig
+
+# --- Sec. 4.3, App. C.4, D.3.3, D.5: NoisySGD ---------------------------------------------
+
+_BLACK = "#222222"
+#: Type-I errors for curves on [0, 1], denser near 0 where C_p(G(mu)) is steep.
+_X = np.unique(np.concatenate([np.linspace(0.0, 1.0, 201),
+                               np.geomspace(1e-6, 0.05, 40)]))
+
+
+def _curve(f: object, xs: np.ndarray = _X, dps: int = 15) -> np.ndarray:
+    """float64 values of a tradeoff function for plotting (mpmath at ``dps`` digits)."""
+    with precision(dps):
+        return np.array([float(f(mpmath.mpf(float(x)))) for x in xs])
+
+
+@figure("bok2024", "figure_4", "C_p(G(mu)) and the one-step tradeoff family f^(lambda) (Fig. 4)")
+def figure_4() -> Figure:
+    """Figure 4: C_{0.25}(G(2.5)) with f^(lambda) for lambda in {0, 0.5, 1}, each touching it
+    at the point of fact (c) (marked), App. C.4.1."""
+    f = noisysgd.FIGURE_4
+    fig, ax = new_figure(width=5.4, height=4.2)
+    cp = noisysgd.def_4_7_gaussian(f["p"], f["mu"])
+    ax.plot(_X, _curve(cp), color=_BLACK, linewidth=2.6, label=r"$C_p(G(\mu))$")
+    zs = np.linspace(-9, 9, 361)
+    for lam, col, ls in zip(f["lambdas"], PALETTE, ("--", "-.", ":"), strict=True):
+        with precision(15):
+            pts = np.array([[float(v) for v in noisysgd.one_step_tradeoff(
+                f["p"], f["mu"], lam, z, dps=15)] for z in zs])
+        ax.plot(pts[:, 0], pts[:, 1], color=col, linestyle=ls,
+                label=rf"$f^{{(\lambda)}}$, $\lambda$ = {lam}")
+        tan = noisysgd.thm_4_8_tangency(f["p"], f["mu"], lam, dps=15)
+        ax.plot([float(tan["alpha"])], [float(tan["f"])], marker="o", color=col, linestyle="none",
+                markersize=6)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_aspect("equal")
+    ax.set_xlabel("Type I error")
+    ax.set_ylabel("Type II error")
+    ax.set_title(r"$p$ = 0.25, $L/(b\sigma)$ = 2.5 (dots: tangency, fact (c))")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    return fig
+
+
+@figure("bok2024", "figure_5", "Shifted interpolated processes of Thms 4.9 and 4.10, simulated "
+        "(Fig. 5)")
+def figure_5() -> Figure:
+    """Figure 5 drawn from a simulation (:func:`coupled_run`): left, Thm 4.9's two processes
+    X~ and X~' tracking X and X' from step 0; right, Thm 4.10's one process leaving X'_tau and
+    reaching X_t.  Bottom: the distance |X~_k - X_k| and the proofs' bound z_k."""
+    fig, axes = new_figure(ncols=2, nrows=2, width=4.6, height=3.6)
+    common = {"n": 8, "b": 2, "t": 24, "L": 1.0, "eta": 0.3, "sigma": 0.04, "seed": 5,
+              "spread": 0.3}
+    runs = (noisysgd_coupling.coupled_run("C.13", tau=12, m=0.5, drift=(0.5, 0.25), **common),
+            noisysgd_coupling.coupled_run("4.10", tau=10, D=2.0, drift=(0.0, 0.25), **common))
+    names = (r"Thm 4.9 ($\tau$ = 12)", r"Thm 4.10 ($\tau$ = 10)")
+    colours = STYLE["axes.prop_cycle"].by_key()["color"]
+    for j, (r, name) in enumerate(zip(runs, names, strict=True)):
+        ax = axes[0, j]
+        ax.plot(r.X[:, 0], r.X[:, 1], color=PALETTE[0], marker=".", label=r"$X_k$, dataset $S$")
+        ax.plot(r.X_prime[:, 0], r.X_prime[:, 1], color=PALETTE[1], marker=".",
+                label=r"$X'_k$, dataset $S'$")
+        if r.X_tilde_prime is not None:
+            # Drawn first and wider: before tau it coincides with X~ (both ignore i*).
+            ax.plot(r.X_tilde_prime[:, 0], r.X_tilde_prime[:, 1], color=PALETTE[1],
+                    linestyle="--", linewidth=3.4,
+                    label=r"$\tilde X'_k$ (shifted), dataset $S'$")
+        ax.plot(r.X_tilde[:, 0], r.X_tilde[:, 1], color=PALETTE[0], linestyle="--",
+                label=r"$\tilde X_k$ (shifted), dataset $S$")
+        hits = np.flatnonzero(r.V) + 1
+        ax.plot(r.X[hits, 0], r.X[hits, 1], color=PALETTE[2], marker="o", linestyle="none",
+                markersize=6, label=r"$i^*$ in the batch ($V_{k-1}$ = 1)")
+        ax.plot([r.X[0, 0]], [r.X[0, 1]], color=colours[6], marker="s", linestyle="none",
+                label=r"$X_0 = X'_0$")
+        if r.theorem == "Thm 4.10":
+            circ = np.linspace(0, 2 * np.pi, 200)
+            ax.plot(np.cos(circ), np.sin(circ), color="0.55", linewidth=0.8,
+                    label=r"boundary of $\mathcal{K}$")
+            ax.plot([r.X_tilde[r.tau, 0]], [r.X_tilde[r.tau, 1]], color=colours[4], marker="D",
+                    linestyle="none", label=r"$\tilde X_\tau = X'_\tau$")
+            ax.set_aspect("equal")
+        ax.set_xlabel("coordinate 1")
+        ax.set_ylabel("coordinate 2")
+        ax.set_title(name)
+        ks = np.arange(r.X.shape[0])
+        ax2 = axes[1, j]
+        ok = np.isfinite(r.bound)
+        ax2.plot(ks[ok], r.bound[ok], color=_BLACK, label=r"bound $z_k$ of the proof")
+        ax2.plot(ks[ok], r.distance[ok], color=colours[3], marker="x", linestyle="none",
+                 label=r"$|\tilde X_k - X_k|$, simulated")
+        ax2.set_xlabel("step k")
+        ax2.set_ylabel("distance")
+        ax2.set_title(f"{name}: distance and bound")
+    h0, l0 = axes[0, 0].get_legend_handles_labels()
+    h1, l1 = axes[0, 1].get_legend_handles_labels()
+    extra = [(h, lab) for h, lab in zip(h1, l1, strict=True) if lab not in l0]
+    fig.legend([*h0, *(h for h, _ in extra)], [*l0, *(lab for _, lab in extra)],
+               loc="outside right upper")
+    h2, l2 = axes[1, 0].get_legend_handles_labels()
+    fig.legend(h2, l2, loc="outside right lower")
+    return fig
+
+
+@figure("bok2024", "figure_10", "NoisySGD constrained: Thm 4.10 vs composition, CLT (Fig. 10)")
+def figure_10() -> Figure:
+    """Figure 10: a 5 x 5 grid of f-DP curves, rows b/n, columns L/b (D = 1, sigma = 3).  Solid:
+    Thm 4.10 by the CLT at eta in {0.2, 0.1, 0.05}; dashed: Thm 4.8 by the CLT at t in {5000,
+    20000, 80000}, as the paper draws them (App. D.3.3)."""
+    f = noisysgd_accounting.FIGURE_10
+    colours = STYLE["axes.prop_cycle"].by_key()["color"]
+    ours_col = dict(zip(f["etas"], colours[:3], strict=True))
+    comp_col = dict(zip(f["ts"], colours[3:6], strict=True))
+    fig, axes = new_figure(ncols=5, nrows=5, width=1.9, height=1.9, sharex=True, sharey=True)
+    xs = np.linspace(0, 1, 101)
+    for i, r in enumerate(f["rows"]):
+        for j, c in enumerate(f["cols"]):
+            ax = axes[i, j]
+            vals = noisysgd_accounting.figure_10_values(r, c, dps=15)
+            for e, (mu, _) in vals["ours"].items():
+                ax.plot(xs, Gaussian(mu).vectorized(xs), color=ours_col[e], linewidth=1.2)
+            for tt, mu in vals["composition"].items():
+                ax.plot(xs, Gaussian(mu).vectorized(xs), color=comp_col[tt], linewidth=1.2,
+                        linestyle="--")
+            if (i, j) in f["certified"]:
+                cert = noisysgd_accounting.figure_10_certified(r, c)   # cached, as the claim
+                for key, col in (("ours", ours_col[f["certified_eta"]]),
+                                 ("composition", comp_col[f["certified_t"]])):
+                    # a wide translucent stroke: the certified interval is far narrower
+                    # than a line, so it is drawn as a halo around the curves
+                    ax.plot(cert["x"][0], cert[key][0], color=col, linewidth=5, alpha=0.35,
+                            zorder=1)
+                ax.set_title(f"b/n={r}, L/b={c} (certified)", fontsize=7)
+            else:
+                ax.set_title(f"b/n={r}, L/b={c}", fontsize=7)
+            ax.set_xlim(0, 1)
+            ax.set_ylim(0, 1)
+            ax.set_xticks([0, 0.5, 1], ["0", "0.5", "1"])
+            ax.set_yticks([0, 0.5, 1], ["0", "0.5", "1"])
+            ax.grid(True, alpha=0.3)
+    for ax in axes[-1, :]:
+        ax.set_xlabel("Type I", fontsize=8)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("Type II", fontsize=8)
+    handles = [Line2D([], [], color=ours_col[e], label=rf"Thm 4.10 (CLT), $\eta$ = {e}")
+               for e in f["etas"]]
+    handles += [Line2D([], [], color=comp_col[tt], linestyle="--",
+                       label=f"Thm 4.8 (CLT), t = {tt}") for tt in f["ts"]]
+    handles += [Line2D([], [], color=ours_col[f["certified_eta"]], linewidth=5, alpha=0.35,
+                       label=rf"Thm 4.10 certified, $\eta$ = {f['certified_eta']}"),
+                Line2D([], [], color=comp_col[f["certified_t"]], linewidth=5, alpha=0.35,
+                       label=f"Thm 4.8 certified, t = {f['certified_t']}")]
+    fig.legend(handles=handles, loc="outside lower center", ncols=4)
+    return fig
+
+
+@figure("bok2024", "clt_vs_certified",
+        "Lemma A.5's CLT against the certified composition of C_p(G(mu))^t")
+def clt_vs_certified() -> Figure:
+    """delta(eps) of C_p(G(mu))^{(x) t}: the certified interval (band, App. D.5) and the CLT
+    curve G(mu_CLT) (Lemma A.5 + Lemma A.3); where the CLT curve is below the band the CLT
+    claims less privacy loss than is certified."""
+
+    fig, axes = new_figure(ncols=len(noisysgd_accounting.CLT_SETTINGS), width=3.6, height=3.4)
+    colours = STYLE["axes.prop_cycle"].by_key()["color"]
+    for ax, (p, mu, t), col in zip(axes, noisysgd_accounting.CLT_SETTINGS, colours, strict=False):
+        f = noisysgd.NoisySGDTradeoff(mpmath.mpf(p), mpmath.mpf(0), ((mpmath.mpf(mu), t),), "")
+        m = clt_mu(p, mu, t, dps=20)
+        eps = np.linspace(0, float(2 * m * (m / 2 + 6.5)), 200)   # past delta ~ 1e-10
+        lo, hi = noisysgd_accounting.noisysgd_delta_profile(f, eps)
+        eps_max = 1.05 * float(eps[hi > 1e-10].max())
+        clt = np.array([float(gdp_delta(m, e, dps=20)) for e in eps])
+        label = f"p={float(p):g}, t={t}"
+        ax.fill_between(eps, np.maximum(lo, 1e-300), hi, color=col, alpha=0.35, linewidth=0)
+        ax.plot(eps, hi, color=col, label=f"certified, {label}")
+        ax.plot(eps, clt, color=col, linestyle="--", label=f"CLT, {label}")
+        below = clt < lo
+        if below.any():
+            ax.plot(eps[below], clt[below], color=_BLACK, linestyle="none", marker=".",
+                    markersize=3, label="CLT below the certified band")
+        ax.set_yscale("log")
+        ax.set_ylim(1e-10, 1)
+        ax.set_xlim(0, eps_max)
+        ax.set_xlabel(r"$\varepsilon$")
+        ax.set_ylabel(r"$\delta(\varepsilon)$")
+        ax.set_title(rf"$p$ = {float(p):g}, $\mu$ = {float(mu):.3g}, $t$ = {t}")
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=8)
+    return fig
+
+
+@figure("bok2024", "thm_4_8_certified_curve",
+        "Thm 4.8 as a certified f-DP curve (MNIST NoisySGD) against the CLT")
+def thm_4_8_certified_curve() -> Figure:
+    """Left: the certified tradeoff curve of C_{1/40}(G(2/3))^{(x) 40E} for E = 50, 100, 200
+    (lower end; the interval is thinner than the line) and the CLT curve of Table 3 (dashed).
+    Right: the certified band minus the CLT curve; above 0 the CLT claims less privacy than is
+    certified, below 0 more."""
+    data = noisysgd_accounting.thm_4_8_certified_curves()
+    fig, (ax, ax2) = new_figure(ncols=2, width=4.3, height=3.8)
+    for (E, d), col in zip(data.items(), PALETTE, strict=True):
+        ax.plot(d["x"], d["lower"], color=col, label=f"certified, E={E}")
+        ax.plot(d["x"], d["clt"], color=col, linestyle="--", label=f"CLT (Table 3), E={E}")
+        ax2.fill_between(d["x"], d["lower"] - d["clt"], d["upper"] - d["clt"], color=col,
+                         alpha=0.4, linewidth=0)
+        ax2.plot(d["x"], d["upper"] - d["clt"], color=col, linewidth=1.0,
+                 label=f"certified - CLT, E={E}")
+    ax2.axhline(0, color=_BLACK, linewidth=0.8)
+    _unit_square(ax, r"NoisySGD, $p$ = 1/40, $L/(b\sigma)$ = 2/3", ncol=2)
+    ax2.set_xlim(0, 1)
+    ax2.set_xlabel("Type I error")
+    ax2.set_ylabel("type II error: certified - CLT")
+    ax2.set_title("Certified minus CLT (< 0: the CLT is optimistic)")
+    _legend_below(ax2)
     return fig

@@ -29,6 +29,7 @@ from dpsym.shifts.interpolation import lemma_c6_limit
 __all__ = [
     "app_d4_threshold",
     "cor_5_2",
+    "cor_5_2_symbolic",
     "cor_5_4",
     "cor_5_4_from_thm_4_3",
     "prop_5_1",
@@ -109,6 +110,33 @@ def cor_5_2(L: Number, m: Number, dps: int = DEFAULT_DPS) -> mpf:
         require(mv > 0, "m", m, "m > 0", ref)
         mu = Lv / mpmath.sqrt(mv)
     return round_up(mu, dps)
+
+
+def cor_5_2_symbolic() -> dict[str, sp.Expr]:
+    """Cor. 5.2 by sympy, both parts, with their tightness: ``stationary_residual`` = Prop
+    5.1's mu^2 (:data:`printed.PROP_5_1`; the bound for pi(eta), t -> oo) minus the squared
+    mean-difference-over-sd of Remark 5.3's stationary laws (attained); ``limit_residual`` =
+    its eta -> 0 limit minus (L/sqrt(m))^2 (the bound for pi, pi'); ``exponential_residual`` =
+    for F = m x^2/2 and F' = F - L x (F - F' is L-Lipschitz) the exponential mechanisms
+    e^{-F}, e^{-F'} are N(0, 1/m) and N(L/m, 1/m) (completing the square, by sympy), whose
+    tradeoff G((L/m)/(1/sqrt m))^2 minus (L/sqrt(m))^2: the second bound is attained too.
+
+    >>> cor_5_2_symbolic()
+    {'stationary_residual': 0, 'limit_residual': 0, 'exponential_residual': 0}
+    """
+    eta, m, L, x = sp.symbols("eta m L x", positive=True)
+    shown = printed.formula(printed.PROP_5_1, eta=eta, m=m, L=L) ** 2
+    var = sp.simplify(2 * eta / (1 - (1 - eta * m) ** 2))
+    stationary = sp.simplify((L / m) ** 2 / var - shown)
+    limit = sp.simplify(sp.limit(shown, eta, 0) - (L / sp.sqrt(m)) ** 2)
+    # e^{-F'} with F' = m x^2/2 - L x: the exponent's vertex and curvature give its mean and
+    # variance (a Gaussian), the base e^{-F} has mean 0 and the same variance 1/m.
+    expo = -(m * x**2 / 2 - L * x)
+    (mean,) = sp.solve(sp.diff(expo, x), x)
+    variance = -1 / sp.diff(expo, x, 2)
+    exponential = sp.simplify(mean**2 / variance - (L / sp.sqrt(m)) ** 2)
+    return {"stationary_residual": stationary, "limit_residual": limit,
+            "exponential_residual": exponential}
 
 
 def cor_5_4(L: Number, D: Number, eta: Number | None = None, dps: int = DEFAULT_DPS) -> mpf:

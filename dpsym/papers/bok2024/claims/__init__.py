@@ -10,5 +10,6 @@ from dpsym.papers.bok2024.claims import (  # noqa: F401  (registration, in chapt
     langevin,
     noisycgd,
     noisygd,
+    noisysgd,
     sgd_and_mnist,
 )

@@ -19,7 +19,7 @@ from dpsym.papers.bok2024.prior import ys22_thm_3_3_rho
 
 ledger = Ledger("bok2024")
 P = "dpsym.papers.bok2024."
-CH7, CH8 = "07_noisysgd_subsampling", "08_mnist_accounting"
+CH7, CH8 = "07_noisysgd_subsampling", "11_mnist_accounting"
 
 # --- Lemma A.5, the PRVs of App. D, Table 4's NoisySGD column (chapter 07) ---------------
 
