@@ -16,6 +16,7 @@ from mpmath import mpf
 
 from dpsym.figures import figure, new_figure
 from dpsym.numerics import agreeing_digits, precision
+from dpsym.papers.core import peers  # noqa: F401  (registers core/peer_relative_error)
 from dpsym.rdp import poisson_gaussian_rdp
 from dpsym.rdp.conversions import rdp_to_epsilon
 
