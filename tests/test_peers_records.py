@@ -176,7 +176,8 @@ def test_prv_values_are_remove_direction_upper_bounds():
         up_remove = float(r["remove"][1])
         assert float(r["asserted"]) > up_remove  # above the exact remove-direction eps
         assert float(r["asserted"]) - up_remove < 0.012  # by at most about eps_error
-        assert float(r["remove"][0]) >= float(r["add"][1])  # remove dominates here
+        # the add direction, left out by the PRV accountant, is below the reported value
+        assert float(r["add"][1]) < float(r["asserted"])
 
 
 def test_opacus_gdp_findings():

@@ -170,6 +170,8 @@ CASES: dict[str, Call | Exempt] = {
     # --- dpsym.peers -------------------------------------------------------------------
     "dpsym.peers.audit.Finding": exempt(RECORD),
     "dpsym.peers.audit.find_record": exempt(FILES),
+    "dpsym.peers.audit.describe": exempt(FILES),
+    "dpsym.peers.audit.agreement_summary": exempt(FILES),
     "dpsym.peers.audit.relative_error": call("6.70579741e-4", "6.5007089719e-4"),
     "dpsym.peers.audit.findings": exempt(FILES),
     "dpsym.peers.audit.relative_error_table": exempt(FILES),
@@ -326,6 +328,13 @@ CASES: dict[str, Call | Exempt] = {
         {"records": importlib.import_module("dpsym.papers.core.figures")
          .load_peer_reference()["records"][:12]}, dps=DPS)),
     "dpsym.papers.core.peers.relative_error_series": exempt(FILES),
+    "dpsym.papers.birrell2024.authors_code.fswr_rdp_as_coded": call(3, 4, 10, 1000, K=10),
+    "dpsym.papers.birrell2024.authors_code.authors_code_fallback": call(),
+    "dpsym.papers.birrell2024.authors_code.FallbackComparison": exempt(RECORD),
+    "dpsym.papers.birrell2024.authors_code.register_claims": exempt(MACHINERY),
+    "dpsym.papers.bok2024.authors_code.LongdoubleCheck": exempt(RECORD),
+    "dpsym.papers.bok2024.authors_code.prv_longdouble_check": call(),
+    "dpsym.papers.bok2024.authors_code.register_claims": exempt(MACHINERY),
     # --- Birrell, Ebrahimi, Behnia & Pacheco 2024 ----------------------------------------
     "dpsym.papers.birrell2024.app_g_epsilons": call(T=1000, orders=(2, 3, 4)),
     "dpsym.papers.birrell2024.eps_over_grid": via(lambda f: f(

@@ -379,7 +379,8 @@ def _opacus_gdp() -> list[Finding]:
     ext = find_record(lib, "epsilon_gdp/mu=50.0,delta=1e-100")
     ext_dpa = find_record("dp-accounting", "epsilon_gdp/mu=50.0,delta=1e-100")
     ex_ext = _exact_of(ext)["exact"]
-    fails = [r for r in load(lib)["records"] if r["quantity"] == "epsilon_gdp" and r["error"]]
+    gdp = [r for r in load(lib)["records"] if r["quantity"] == "epsilon_gdp"]
+    fails = [r for r in gdp if r["error"]]
     infs = [r for r in load("dp-accounting")["records"] if r["quantity"] == "epsilon_gdp"
             and r["id"].startswith("dp-accounting/epsilon_gdp/") and r["value"] == "inf"]
     return [
@@ -405,10 +406,14 @@ def _opacus_gdp() -> list[Finding]:
             f"{ext_dpa['value'] if ext_dpa['error'] is None else ext_dpa['error']}",
             nstr(mpf(ex_ext), 12), None,
             "Opacus solves for eps by brentq on the fixed bracket [0, 500]; dp-accounting's "
-            "PLD of the Gaussian mechanism has truncated its tail at this delta.",
-            f"the user gets an exception (Opacus, {len(fails)} of the audited (mu, delta)) or "
-            f"eps = inf (dp-accounting, {len(infs)} of them) instead of eps = "
-            f"{nstr(mpf(ex_ext), 6)}: safe, but no answer."),
+            "PLD of the Gaussian mechanism (from_gaussian_mechanism, log_mass_truncation_bound "
+            "= -50) moves the tail mass below e^-50 (about 2e-22) to infinite loss, so every "
+            "delta below it gets eps = inf.",
+            f"the user gets an exception (Opacus, {len(fails)} of the {len(gdp)} audited "
+            f"(mu, delta)) or eps = inf (dp-accounting, {len(infs)} of them: at delta = "
+            + " and ".join(f"{d:g}" for d in sorted({r["params"]["delta"] for r in infs}))
+            + f" for every mu) instead of eps = {nstr(mpf(ex_ext), 6)}: safe, but no answer. "
+            "The exact value needs only a bracket that grows (dpsym.fdp.gdp_epsilon)."),
     ]
 
 

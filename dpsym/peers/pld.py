@@ -352,9 +352,9 @@ def pld_epsilon_bounds(q: float, sigma: float, steps: int, delta: float,
     within about ``steps * h`` of the exact eps, the upper within a second-order term;
     both are float64.
 
-    >>> b = pld_epsilon_bounds(0.001, 0.8, 100, 1e-6, "remove")
-    >>> round(b.lower, 4), round(b.upper, 4)
-    (0.2598, 0.2603)
+    >>> b = pld_epsilon_bounds(0.001, 3.0, 100, 1e-6, "remove")
+    >>> round(b.lower, 5), round(b.upper, 5)
+    (0.0111, 0.0112)
     """
     h = auto_h(q, sigma, steps) if h is None else h
     t = _check(q, sigma, steps, h)

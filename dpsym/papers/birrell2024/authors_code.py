@@ -67,7 +67,9 @@ def fswr_rdp_as_coded(alpha: Number, sigma: Number, B: int, D: int, m: int = 3,
         require(s > 0, "sigma", sigma, "sigma > 0", ref)
     weights = binomial_weights(b, d, dps=work)
     qt = q_tilde(b, d, k, dps=work)
-    taylor = [h_taylor_bound(alpha, s / n, qt, mm, dps=work) for n in range(1, k + 1)]
+    with precision(work):
+        s_n = [s / n for n in range(1, k + 1)]  # formed here, not at the caller's precision
+    taylor = [h_taylor_bound(alpha, sn, qt, mm, dps=work) for sn in s_n]
     with precision(work):
         total = mpf(1)
         for n in range(1, b + 1):
