@@ -575,7 +575,7 @@ HEAVY = (
     "dpsym.rdp.gaussian_mixture.H_minus_1_by_definition",
     "dpsym.rdp.subsampled_gaussian.poisson_gaussian_rdp",
 )
-HEAVY_SHARDS = 6
+HEAVY_SHARDS = 8
 
 
 def _shard() -> int | None:
