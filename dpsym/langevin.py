@@ -106,17 +106,32 @@ class GridKernel:
     @classmethod
     def build(cls, eta: float, grad: Subgradient, cells: int = 400, *, a: float = -1.0,
               b: float = 1.0) -> GridKernel:
+        """The PLA kernel: one component, mean ``x - eta g(x)``, noise ``sqrt(2 eta)``."""
         _check_interval(a, b, eta)
+        return cls.mixture(eta, float(np.sqrt(2 * eta)), ((1.0, lambda x: x - eta * grad(x)),),
+                           cells, a=a, b=b)
+
+    @classmethod
+    def mixture(cls, eta: float, s: float,
+                components: Sequence[tuple[float, Callable[[np.ndarray], np.ndarray]]],
+                cells: int = 400, *, a: float = -1.0, b: float = 1.0) -> GridKernel:
+        """The kernel of ``Pi_[a,b](m(x) + s xi)`` where the mean map m is drawn from a finite
+        mixture: component i has weight ``w_i`` and mean map ``m_i`` (vectorised numpy),
+        ``components = ((w_1, m_1), ...)`` with weights summing to 1 (e.g. the batch of
+        noisy SGD with Poisson sampling).  ``eta`` is recorded (the step)."""
+        _check_interval(a, b, eta)
+        require(s > 0, "s", s, "s > 0 (noise standard deviation)", REF)
         k = require_integer("cells", cells, REF, minimum=2)
+        total = sum(w for w, _ in components)
+        require(abs(total - 1) < 1e-12, "components", total, "weights summing to 1", REF)
         edges = np.linspace(a, b, k + 1)
         points = np.concatenate(([a], (edges[:-1] + edges[1:]) / 2, [b]))
-        m = points - eta * grad(points)
-        s = np.sqrt(2 * eta)
-        cdf = ndtr((edges[None, :] - m[:, None]) / s)
-        mat = np.empty((k + 2, k + 2))
-        mat[:, 0] = cdf[:, 0]
-        mat[:, 1:-1] = np.diff(cdf, axis=1)
-        mat[:, -1] = 1 - cdf[:, -1]
+        mat = np.zeros((k + 2, k + 2))
+        for w, mean in components:
+            cdf = ndtr((edges[None, :] - mean(points)[:, None]) / s)
+            mat[:, 0] += w * cdf[:, 0]
+            mat[:, 1:-1] += w * np.diff(cdf, axis=1)
+            mat[:, -1] += w * (1 - cdf[:, -1])
         return cls(eta, k, a, b, mat, edges)
 
     def stationary(self) -> np.ndarray:

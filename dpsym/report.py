@@ -238,20 +238,22 @@ def summary_notebook(paper: str) -> dict:
                           'assert not [c.id for c, o in rows if o.verdict == "failed"]'),
         nbf.new_markdown_cell("## Summary\n\nVerdict counts; reproduced claims split into the "
                               "numbers the paper prints and the values dpsym derives."),
-        nbf.new_code_cell("report.show_summary(rows);"),
+        # Assignments, not a trailing ";": nbval re-executes cells without the history the
+        # semicolon check reads, so a returned value would be displayed.
+        nbf.new_code_cell("counts = report.show_summary(rows)"),
     ]
     for s in SEVERITIES:
         title, meaning = SEVERITY_TEXT[s]
         cells += [nbf.new_markdown_cell(f"## {title}\n\nErrata of severity `{s}`: {meaning}."),
-                  nbf.new_code_cell(f'report.show_errata(rows, "{s}");')]
+                  nbf.new_code_cell(f'shown = report.show_errata(rows, "{s}")')]
     cells += [
         nbf.new_markdown_cell("## Notes\n\nTrue as printed, with a remark (loose, mis-rounded "
                               "but still valid, or ambiguous in a harmless way)."),
-        nbf.new_code_cell("report.show_notes(rows);"),
+        nbf.new_code_cell("shown = report.show_notes(rows)"),
         nbf.new_markdown_cell("## Unresolved\n\nWhat the paper cannot settle, and what would."),
-        nbf.new_code_cell("report.show_unresolved(rows);"),
+        nbf.new_code_cell("shown = report.show_unresolved(rows)"),
         nbf.new_markdown_cell("## Headline numbers\n\nThe paper's main numbers, recomputed."),
-        nbf.new_code_cell("report.show_headlines(rows);"),
+        nbf.new_code_cell("shown = report.show_headlines(rows)"),
     ]
     nb = nbf.new_notebook(cells=cells)
     nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python",

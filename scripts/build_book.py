@@ -192,7 +192,8 @@ def build(out: Path) -> list[Path]:
         def ref(j: int) -> tuple[str, str] | None:
             if 0 <= j < len(flat):
                 f, c = flat[j]
-                return f"{f}/{c.stem}.html", chapter_title(c)
+                # "Bok, Su & Altschuler 2024 — 03. NoisyGD ..." -> "03. NoisyGD ..."
+                return f"{f}/{c.stem}.html", chapter_title(c).split(" — ")[-1]
             return None
 
         page = out / folder / f"{ch.stem}.html"

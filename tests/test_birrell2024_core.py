@@ -11,6 +11,7 @@ from mpmath import mpf
 from dpsym.errors import HypothesisError
 from dpsym.numerics import precision
 from dpsym.papers.birrell2024 import add_remove as ar
+from dpsym.papers.birrell2024 import poisson_replace_one as pr
 from dpsym.papers.birrell2024 import replace_one as ro
 from dpsym.rdp import taylor as ty
 from dpsym.rdp.gaussian_mixture import (
@@ -25,8 +26,8 @@ from dpsym.rdp.gaussian_mixture import (
 from dpsym.rdp.wang2019 import wang_lower_rdp, wang_upper_rdp
 
 
-def _plain_M(sigma, k, dps):
-    """(44) summed at a generous fixed precision, sharing no code with dpsym."""
+def oracle_M(sigma, k, dps):
+    """Oracle: (44) summed at a generous fixed precision, sharing no code with dpsym."""
     with mpmath.workdps(dps):
         s = mpf(sigma)
         return mpmath.fsum((-1) ** (k - ell) * mpmath.binomial(k, ell)
@@ -36,7 +37,7 @@ def _plain_M(sigma, k, dps):
 @pytest.mark.parametrize(("sigma", "k"), [(6, 3), (6, 40), (200, 20), (200, 36), ("0.5", 30),
                                           (20, 64)])
 def test_M_keeps_precision_under_cancellation(sigma, k):
-    ref = _plain_M(sigma, k, 1200)
+    ref = oracle_M(sigma, k, 1200)
     got = M(sigma, k, dps=30)
     with precision(40):
         assert abs(got / ref - 1) < mpf("1e-28")
@@ -91,10 +92,10 @@ def test_symbolic_coefficients_through_order_5():
                                           - 2 * sp.exp(ty.C_s))) == 0
 
 
-def test_digest_values_one_step():
-    # digest §4, Figure 2 table (sigma = 6, q = 0.0024)
+def test_reference_values_one_step():
+    # an independent implementation's values of the Figures 2, 6, 7 curves (sigma = 6, q = 0.0024)
     assert mpmath.nstr(ro.thm_3_4(10, 6, "0.0024", 4, dps=20), 6) == "3.55685e-6"
-    assert mpmath.nstr(ro.thm_c_9(50, 6, "0.0024", 5, dps=20), 6) == "1.61563e-5"
+    assert mpmath.nstr(pr.thm_c_9(50, 6, "0.0024", 5, dps=20), 6) == "1.61563e-5"
     assert mpmath.nstr(ar.thm_3_3(50, 6, "0.0024", 3, dps=20), 6) == "1.79321e-5"
     assert mpmath.nstr(wang_upper_rdp(64, 6, "0.0024", dps=20), 6) == "0.000113123"
     assert mpmath.nstr(wang_upper_rdp("1.5", 6, "0.0024", dps=20), 6) == "2.70764e-6"
@@ -161,19 +162,23 @@ def test_bad_input_names_parameter(fn, kwargs, name):
 
 def test_max_second_derivative_closed_forms():
     with precision(30):
-        for rn, rd, cf in ((1, 1, ro.eq_69_closed_form), ("0.5", 1, ro.eq_96_closed_form),
+        for rn, rd, cf in ((1, 1, ro.eq_69_closed_form), ("0.5", 1, pr.eq_96_closed_form),
                            (1, 2, ro.eq_136_closed_form)):
             v = ty.max_second_derivative(6, rn, rd, grid=20, dps=30)[0]
             assert abs(v / cf(6) - 1) < mpf("1e-25")
 
 
 def test_c9_sigma_doubling_counterexample():
+    step = pr.thm_c_9_step(10, 6, 4)
+    assert not step.step_holds and step.exact <= step.conservative
+    assert step.chi_coupled > 20 * step.chi_claimed
+    # an oracle for F^(4)(0) at the anti-parallel pair: the printed (65) summed directly
     import sympy as sp
 
     f4 = sp.lambdify((ty.alpha_s, ty.A_s, ty.B_s, ty.C_s), ty.replace_one_derivative_at_0(4),
                      "mpmath")
     with precision(30):
         A = mpf(1) / 4 / 9  # |dmu| = |dmu'| = r/2 anti-parallel, sigma~ = 3
-        actual = f4(mpf(10), A, A, -A)
-        assert actual > ty.F_tilde(10, 12, 4, dps=30)
-        assert actual <= ty._f_tilde_poisson_conservative(mpf(10), mpf(6), 4)
+        assert abs(f4(mpf(10), A, A, -A) / step.exact - 1) < mpf("1e-25")
+    with precision(30):
+        assert abs(ty.F_tilde_poisson_conservative(10, 6, 4) / step.conservative - 1) < 1e-25

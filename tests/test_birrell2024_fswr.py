@@ -183,12 +183,15 @@ def test_balle_conversion_term_decreases_below_alpha_c():
     assert all(x > y for x, y in itertools.pairwise(vals))
 
 
-def test_epsilon_floors_order():
-    r = paper.epsilon_floors(dps=15)
+def test_epsilon_consequence_order():
+    r = paper.epsilon_consequence(dps=15)
     e = {k: v[0] for k, v in r.items()}
     assert e["fswor"] < e["any_rdp_floor"] <= e["integer_exact"] <= e["thm_3_6_floor"]
     assert e["thm_3_6_floor"] <= e["thm_3_6"]
     assert nstr(e["thm_3_6_floor"], 4) == "11.73"
+    assert nstr(e["thm_3_6"], 4) == "11.95"
+    # the optimum lies below the blow-up order
+    assert r["thm_3_6"][1] < r["thm_3_6_floor"][1]
 
 
 # --- robustness ------------------------------------------------------------------------
@@ -231,26 +234,6 @@ def test_bad_index_set_raises():
         fswr.lower_bound_rdp(3, 6, 10, 50, index_sets=lambda k: [11])
     with pytest.raises(ValueError, match="convention"):
         fswr.lower_bound_rdp(3, 6, 10, 50, index_sets="nope")
-
-
-# --- figures -------------------------------------------------------------------------------------
-
-def test_figures_draw_from_given_data():
-    import matplotlib.pyplot as plt
-
-    alphas = list(range(2, 11))
-    ex = {20: fswr.lower_bound_curve(alphas, S, 20, 20000, dps=15)}
-    fig = paper.figure_1(exact=ex, truncated=ex)
-    assert fig.axes[0].get_yscale() == "log"
-    plt.close(fig)
-    vals = {6: [paper.thm_3_7(2, 6, b, 1000 * b, dps=15) for b in (2, 4)]}
-    fig = paper.figure_8(values=vals, batches=(2, 4))
-    assert fig.axes[0].get_xlabel() == "|B|"
-    plt.close(fig)
-    curves = paper.figure_9_curves(alphas=[1.5, 2.0], dps=15)
-    fig = paper.figure_9(curves)
-    assert len(fig.axes[0].lines) == 4
-    plt.close(fig)
 
 
 @pytest.mark.slow

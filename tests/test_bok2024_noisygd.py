@@ -10,9 +10,8 @@ from mpmath import mpf
 
 from dpsym.numerics import agreeing_digits, precision
 from dpsym.papers import bok2024 as paper
+from dpsym.papers.bok2024 import printed
 from dpsym.shifts import (
-    cyclic_shift_pattern,
-    cyclic_shifts,
     kkt_certificate,
     lemma_c6_shifts,
     solve_shift_problem,
@@ -67,14 +66,12 @@ def test_numeric_solver_agrees_and_handles_varying_shifts():
 
 
 def test_table_7_rows():
-    rows = paper.table_7(dps=20)
-    printed = paper.TABLE_7["printed"]
-    for t, vals in rows:
-        assert [f"{float(v):.3f}" for v in vals] == list(printed[t])
+    for t, vals in paper.table_7(dps=20):
+        assert [f"{float(v):.3f}" for v in vals] == [p.value for p in printed.TABLE_7[t]]
 
 
 def test_figure_6_derived_values():
-    eps = paper.figure_6_eps(dps=20)
+    eps = paper.figure_6_eps(dps=20)   # at the paper's t, 640 last
     assert f"{float(eps['1e-5']['ours'][-1]):.3f}" == "6.541"
     assert f"{float(eps['1e-5']['composition'][-1]):.3f}" == "13.406"
 
@@ -116,9 +113,9 @@ def test_thm_c7_at_optimal_n_and_thm_4_3_bound():
 
 
 def test_table_8_rows():
-    printed = paper.TABLE_8["printed"]
     for ln, cells in paper.table_8(dps=20):
-        assert [(str(t), f"{float(m):.3f}") for t, m in cells] == list(printed[ln])
+        assert [(str(t), f"{float(m):.3f}") for t, m in cells] == \
+            [(a.value, b.value) for a, b in printed.TABLE_8[ln]]
 
 
 def test_dominance_threshold_is_exact():
@@ -133,108 +130,105 @@ def test_dominance_threshold_is_exact():
     (lambda: paper.thm_4_3(1, 1, 1, "0.1", 1, 5), r"t=5 violates t >= D n/\(eta L\) = 10"),
     (lambda: paper.thm_4_3(1, 1, 1, "0.5", 1, 5, M=10), r"eta=0.5 violates eta <= 2/M = 0.2"),
     (lambda: paper.thm_4_3(1, 1, 1, "0.1", 0, 50), "D=0 violates D > 0"),
-    (lambda: paper.thm_c_7(1, 1, 1, 0), "steps=0 violates steps >= 1"),
+    (lambda: paper.thm_c_7(1, 1, 1, 0), "N=0 violates N >= 1"),
 ])
 def test_constrained_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
 
 
-# --- cyclic batches: Lemma C.10, Thms 4.4 / 4.5, Table 9 ---------------------------------
-
-def test_table_9_rows():
-    printed = paper.TABLE_9["printed"]
-    for E, vals in paper.table_9(dps=20):
-        assert [f"{float(v):.3f}" for v in vals] == list(printed[E])
-
-
-def test_thm_4_5_one_batch_is_thm_4_2_shifted():
-    # l = 1: every step uses the differing batch; Thm 4.5 then charges the last step by
-    # Lemma 3.1 and the first t - 1 = E - 1 steps by Lemma C.6, i.e. mu^2 = s^2 + V_{C.6}(t-1).
-    for c, E in (("0.9", 7), ("0.5", 3)):
-        lhs = paper.thm_4_5_from_c(c, 1, 1, E, dps=30)
-        rhs = paper.thm_c_5(c, 1, 1, E - 1, dps=40)
-        with precision(30):
-            assert agreeing_digits(lhs, mpmath.sqrt(1 + rhs**2)) >= 28
+def test_thm_c_5_instance_is_an_independent_second_method():
+    # Oracle above: closed-form geometric sums; the instance function loops. Both against C.5.
+    for c, t in (("0.5", 3), ("0.95", 160), ("0.99", 1000)):
+        a = paper.thm_c_5_instance_mu(c, "0.1", 1, t, dps=40)
+        assert agreeing_digits(a, _mu_exact(c, "0.1", 1, t)) >= 38
+        assert agreeing_digits(a, paper.thm_c_5(c, "0.1", 1, t, dps=40)) >= 38
 
 
-@given(c=st.floats(0.3, 0.99), lv=st.integers(1, 12), E=st.integers(2, 12))
-def test_cyclic_shifts_are_optimal(c, lv, E):
-    j = 1 + (E * 7 + lv) % lv
-    sol = cyclic_shifts(repr(c), "0.1", lv, E, j, dps=30)
-    assert min(sol.z) >= -mpf(10) ** -25 and abs(sol.z[-1]) < mpf(10) ** -25
-    _, qp = solve_shift_problem(c, cyclic_shift_pattern(0.1, lv, E, j))
-    assert qp == pytest.approx(float(sol.value), rel=1e-6, abs=1e-14)
-
-
-@pytest.mark.parametrize("call,match", [
-    (lambda: paper.thm_4_5_from_c("1.5", 1, 2, 3), r"c=1.5 violates 0 < c < 1"),
-    (lambda: paper.thm_4_5(1, 10, 1, "0.3", 1, 10, 2, 3), r"eta=0.3 violates 0 < eta < 2/M"),
-    (lambda: paper.thm_4_5_from_c("0.5", 1, 0, 3), "l=0 violates l >= 1"),
-])
-def test_cyclic_bad_input(call, match):
-    with pytest.raises(ValueError, match=match):
-        call()
-
-
-# --- Section 5: Langevin / exponential mechanism ------------------------------------------
-
-def test_prop_5_1_and_corollaries():
+def test_thm_c_5_fails_when_moved_the_unsafe_way():
+    # a bound 1e-6 smaller than the tight instance's mu is an unsafe bound: caught
+    mu = paper.thm_c_5("0.9", "0.1", 1, 30, dps=30)
     with precision(30):
-        mu = paper.prop_5_1(1, 2, "0.1", 3, dps=30)
-        expected = mpmath.sqrt((2 - mpf("0.1") * 2) / 2) / mpmath.sqrt(2)
-        assert agreeing_digits(mu, expected) >= 28
-        assert paper.cor_5_2(1, 2, dps=30) > mu  # the eta -> 0 limit is the largest
-        assert agreeing_digits(paper.cor_5_4(1, 1, dps=30), mpf(2)) >= 29
+        assert mu >= _mu_exact("0.9", "0.1", 1, 30) * (1 - mpf(10) ** -25)
+        assert mu * (1 - mpf("1e-6")) < _mu_exact("0.9", "0.1", 1, 30)
 
 
-def test_app_d4_threshold_separates_dominance():
-    c = paper.app_d4_threshold(dps=40)
-    with precision(40):
-        assert agreeing_digits(c, mpf("0.6763896796402601996")) >= 18
-        for x, expect in ((c * mpf("0.999"), True), (c * mpf("1.001"), False)):
-            assert paper.pure_dp_dominates_gdp(2 * x, 2 * mpmath.sqrt(x))[0] is expect
+def test_lemma_c6_printed_forms_and_limits():
+    assert set(paper.lem_c_6_residuals().values()) == {0}
+    r = paper.thm_4_2_limits()
+    assert r["t=1"] == 1 and r["t->oo, c=1/2"] == 3 and r["h^2 coefficient, t=5"] == -10
+    assert paper.thm_c_5_tight_instance()["residual"] == 0
+    assert paper.thm_4_2_gap_to_composition(dps=20) < 0
 
 
-@pytest.mark.parametrize("call,match", [
-    (lambda: paper.prop_5_1(1, 1, "0.5", 10), r"eta=0.5 violates 0 < eta <= 2/\(M\+m\)"),
-    (lambda: paper.cor_5_2(1, 0), "m=0 violates m > 0"),
-    (lambda: paper.cor_5_4(1, -1), "D=-1 violates D > 0"),
-])
-def test_section_5_bad_input(call, match):
-    with pytest.raises(ValueError, match=match):
-        call()
+def test_lemma_c6_certificate_catches_a_perturbed_solution():
+    cert = paper.lem_c_6_certificate(count=3, dps=30)
+    assert cert.kkt_residual < mpf(10) ** -25 and cert.slsqp_relative_gap < 1e-9
+    sol = lemma_c6_shifts("0.8", "0.3", 10, dps=30)
+    bad = [a * (1 + mpf("1e-6") * k) for k, a in enumerate(sol.a)]
+    assert kkt_certificate("0.8", ["0.3"] * 10, bad, dps=30)["proportionality"] > mpf("1e-7")
 
 
-# --- NoisyCGD constrained: Thm 4.6, Tables 10-12 -------------------------------------------
-
-def test_tables_10_12_mu_star_and_e_star():
-    f = paper.TABLES_10_12
-    for lv in (10, 20, 40):
-        for lb in f["L_over_b"]:
-            for eta, (p_e, p_mu) in zip(f["eta"], f["printed"][lv][lb], strict=True):
-                cell = paper.tables_10_12_cell(lv, lb, eta, dps=20)
-                assert f"{float(cell['mu_star']):.3f}" == p_mu
-                assert str(cell["E_star_script"]) == p_e  # how the printed values arose
-                assert cell["E_star"] > int(p_e)  # the definition gives more epochs
-                assert cell["E_star"] < cell["E_min_valid"]  # and both lie outside Thm 4.6
+def test_lemma_c8_printed_forms():
+    assert set(paper.lem_c_8_residuals().values()) == {0}
 
 
-def test_thm_4_6_crossing_is_where_composition_reaches_mu_star():
-    for lv, lb, eta in ((10, "0.25", "0.04"), (40, "1", "0.04"), (20, "0.5", "0.01")):
-        cell = paper.tables_10_12_cell(lv, lb, eta, dps=30)
-        e = cell["E_star"]
-        with precision(40):
-            tol = mpf(10) ** -25  # at l=10, L/b=0.25, eta=0.04 the crossing is an exact tie
-            assert paper.thm_4_4(lb, 1, 3, e, dps=30) >= cell["mu_star"] - tol
-            assert cell["mu_star"] > paper.thm_4_4(lb, 1, 3, e - 1, dps=30)
+def test_dominance_exact_rows_and_counterexample():
+    rows = paper.thm_4_3_dominance_exact(dps=20)
+    assert all(r["holds at t*"] and r["fails below"] for r in rows)
+    assert [r["t*"] for r in rows] == [3, 6, 12, 12, 42]
+    assert paper.thm_4_3(1, 1, 1, 1, "1.1", 5) > paper.thm_4_1(1, 1, 1, 5)   # t = 5 > 4q = 4.4
 
 
-@pytest.mark.parametrize("call,match", [
-    (lambda: paper.thm_4_6("0.25", 1, 3, "0.04", 1, 10, 41), r"E=41 violates E >= D b/\(eta L\)"),
-    (lambda: paper.thm_4_6("0.25", 1, 3, "0.04", 1, 0, 100), "l=0 violates l >= 1"),
-    (lambda: paper.thm_4_6("0.25", 1, 0, "0.04", 1, 10, 100), "sigma=0 violates sigma > 0"),
-])
-def test_thm_4_6_bad_input(call, match):
-    with pytest.raises(ValueError, match=match):
-        call()
+def _oracle_c16_lower(L_over_n, eta, D, sigma, t, cells):
+    """Oracle: the projected walks propagated on an end-cell grid (the atoms in the end cells),
+    independently of dpsym.langevin.GridKernel."""
+    from scipy.special import ndtr, ndtri
+
+    x = np.linspace(-D / 2, D / 2, cells)
+    edges = np.concatenate([[-np.inf], (x[:-1] + x[1:]) / 2, [np.inf]])
+
+    def kernel(drift):
+        return np.diff(ndtr((edges[None, :] - x[:, None] - drift) / (eta * sigma)), axis=1)
+
+    p = np.zeros(cells)
+    p[cells // 2] = 1.0
+    q = p.copy()
+    k0, k1 = kernel(0.0), kernel(eta * L_over_n)
+    for _ in range(t):
+        p, q = p @ k0, q @ k1
+    alpha, beta = 1 - np.cumsum(p), np.cumsum(q)
+    ok = (alpha > 1e-300) & (beta > 1e-300) & (alpha < 1 - 1e-15) & (beta < 1 - 1e-15)
+    return float(np.max(ndtri(1 - alpha[ok]) - ndtri(beta[ok])))
+
+
+@pytest.mark.parametrize("sigma", ["0.5", "2"])
+def test_thm_c_16_instance_against_an_independent_grid(sigma):
+    r = paper.thm_c_16_instance("1", "0.1", "1", sigma, 100, cells=601)
+    oracle = _oracle_c16_lower(1.0, 0.1, 1.0, float(sigma), 100, 601)
+    assert r["mu_lower"] == pytest.approx(oracle, rel=2e-3)
+    assert r["mu_lower"] <= r["mu_upper"]
+
+
+def test_thm_c_16_ratio_at_t_100_is_not_one_over_sqrt2():
+    # t = 20 = 2 Dn/(eta L): the lower bound is composition, sqrt(20)/sqrt(40) = 1/sqrt 2
+    r20 = paper.thm_c_16_instance("1", "0.1", "1", "0.25", 20, cells=601)
+    assert r20["mu_lower"] / r20["mu_upper"] == pytest.approx(2 ** -0.5, abs=2e-3)
+    r = paper.thm_c_16_instance("1", "0.1", "1", "0.25", 100, cells=601)
+    assert 0.89 < r["mu_lower"] / r["mu_upper"] < 0.91
+
+
+def test_thm_c_16_constants():
+    from fractions import Fraction
+
+    r = paper.thm_c_16_exponent()
+    assert r["exact"] == Fraction(9, 560) and r["printed"] == Fraction(9, 56)
+    assert r["c1_squared"] == Fraction(1, 560) == r["other"]
+    g = paper.thm_c_16_phi_inequality(points=81, dps=20)
+    assert g["min_gap"] >= 0 and abs(g["slope_at_x0"]) < mpf("1e-15")
+
+
+def test_figure_1_values_ordering():
+    v = paper.figure_1_values(ts=(40,), dps=15)
+    assert v["eps_fdp"][0] < v["eps_rdp_ours"][0] < v["eps_rdp_ys22"][0]
+    assert v["eps_fdp"][0] < v["eps_comp"][0]

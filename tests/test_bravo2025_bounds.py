@@ -68,6 +68,19 @@ def test_comparisons_with_prior_bounds():
         assert abs(cor.cor_3_8(1, 1, 1, 2000, 2) - mpf(1) / 2) < 1e-40
 
 
+def test_eq_7_is_theorem_3_4_and_the_T_reading_is_not():
+    from dpsym.papers.bravo2025 import shift_problem as sp3
+    with precision(40):
+        stated = cor.cor_3_8(2, "0.2", 1, 6, "0.84")
+        thm = sp3.thm_3_4(2, 1, ["0.84"] * 6, [0] * 6, ["0.2"] * 6)
+        other = cor.eq_7_factor_T(2, "0.2", 1, 6, "0.84")
+        assert abs(stated - thm) < mpf(10) ** -40
+        assert abs(other / thm - 6 / mpf("0.84") ** 6) < mpf(10) ** -35
+        assert mpmath.nstr(thm, 6) == "0.433232" and mpmath.nstr(other, 6) == "7.39939"
+    with pytest.raises(ValueError, match="c"):
+        cor.eq_7_factor_T(1, 1, 1, 3, 1)
+
+
 def test_cor_3_9_estimates():
     with precision(30):
         assert cor.cor_3_9_sum(Fraction(3, 2), 2, dps=30) == mpf(8) / 5
@@ -139,6 +152,19 @@ def test_eq_9_against_theorem_3_4_and_pinsker():
         assert mix.pinsker("0.5") == mpf("0.5")
 
 
+def test_printed_displays_of_section_4():
+    from dpsym.shifts.modulus import weakly_smooth
+    with precision(40):
+        for p, M, eta in (("0", 2, "0.3"), ("0.25", 3, "0.01"), ("0.9", 5, "0.002")):
+            assert abs(mix.eq_9_weakly_smooth_printed(eta, p, M)
+                       - weakly_smooth(eta, p, M).h / (4 * mpf(eta))) < mpf(10) ** -38
+        # p = 0 after Lemma 4.1: e instead of sqrt(2e) inside the logarithm, so >= Theta
+        assert mix.lem_4_1_p0_printed(2, 2) > mix.eq_10(0, 2, 2) == 27
+        assert mix.lem_4_1_p0_printed(2, "0.1") == 27  # both maxima at 27
+    with pytest.raises(ValueError, match="p"):
+        mix.eq_9_weakly_smooth_printed("0.1", 1, 2)
+
+
 def test_holder_constant_and_adaptivity():
     xs = np.linspace(-1, 1, 801)
     m = mix.holder_constant_estimate(mix.sqrt_plus_quadratic_gradient(0.0), 0.5, xs)
@@ -146,6 +172,8 @@ def test_holder_constant_and_adaptivity():
     prof = mix.adaptivity_profile("0.01", [0.0, 0.25, 0.5], mix.sqrt_plus_quadratic_gradient(0.0),
                                   xs)
     assert prof[0][2] > prof[1][2] > prof[2][2]  # small steps favour the largest p
+    convex, best, _ = mix.sec_4_adaptivity("0.5")
+    assert convex and 0 < best[0] < 0.5
 
 
 def test_lemma_c_1_counterexample():
@@ -251,24 +279,30 @@ def test_theorem_5_2_with_exact_sampling_is_smaller():
     assert R <= 7 and exact > 0
 
 
-def test_figure_1_numbers_of_digest_section_4():
-    """The reconstruction table of the digest (section 4), to its printed digits."""
-    def v(p, eta):
-        return float(pri.figure_1_value(p, eta, dps=20))
+def oracle_figure_1(p: str, eta: str, n: int = 1000, L: int = 1, M: int = 2, D: int = 1) -> float:
+    """Oracle for Figure 1: 2 Tbar + n^2 eta^(2p/(1-p)) ((1-p)/(1+p)) (M/2)^(2/(1-p))
+    ln(Tbar e)/(4 L^2), typed from Remark 5.3's second form of V (float64)."""
+    e, q = float(eta), float(p)
+    tbar = int(np.ceil(D * n / (4 * e * L) - 1e-9))
+    if q == 1:
+        return 2 * tbar
+    V = n ** 2 * e ** (2 * q / (1 - q)) * (1 - q) / (1 + q) * (M / 2) ** (2 / (1 - q)) \
+        * np.log(tbar * np.e) / (4 * L ** 2)
+    return 2 * tbar + V
 
-    assert f"{v(0, '0.001'):.4g}" == "3.857e+06"
-    assert f"{v(0, repr(10 ** -1.5)):.3g}" == "2.51e+06"
-    assert f"{v(0, '0.1'):.4g}" == "2.211e+06"
-    assert f"{v('0.2', '0.001'):.4g}" == "5.708e+05"
-    assert f"{v('0.4', '0.001'):.4g}" == "5.001e+05"
-    assert f"{v('0.4', repr(10 ** -1.5)):.3g}" == "2.65e+04"
-    assert f"{v('0.6', repr(10 ** -1.5)):.3g}" == "1.58e+04"
-    assert f"{v('0.6', '0.1'):.4g}" == "5552"
-    assert f"{v('0.8', '0.1'):.4g}" == "5000" and v(1, "0.1") == 5000
-    etas = np.logspace(-3, -1.5, 301)
-    assert f"{min(v('0.2', repr(float(e))) for e in etas):.4g}" == "2.314e+05"
-    assert round(np.log10(np.log(v(0, "0.001"))), 3) == 1.181
-    assert round(np.log10(np.log(v(1, "0.1"))), 3) == 0.930
+
+def test_figure_1_values_against_oracle():
+    for p in ("0", "0.2", "0.4", "0.6", "0.8", "1"):
+        for eta in ("0.001", "0.0316", "0.1"):
+            ours = float(pri.figure_1_value(p, eta, dps=20))
+            assert abs(ours / oracle_figure_1(p, eta) - 1) < 1e-12, (p, eta)
+    curves = pri.figure_1_curves(points=9)
+    lo = min(float(v) for vals in curves.values() for v in vals)
+    hi = max(float(v) for vals in curves.values() for v in vals)
+    assert 10 ** 0.9 <= lo < 10 < hi <= 10 ** 1.2  # the printed ticks
+    third, half = pri.figure_1_gaps(Fraction(1, 3), points=21), pri.figure_1_gaps(Fraction(1, 2),
+                                                                                   points=21)
+    assert third["0.8"] < 1e-5 < 1e-2 < third["0.6"] and half["0.6"] < 1e-3
 
 
 def test_theorem_5_4_and_conversion():
@@ -286,27 +320,108 @@ def test_theorem_5_4_and_conversion():
         pri.thm_5_4(2, 1, 1000, 50, "0.1", "0.1", 1, 1, Tbar=4)
     eps, alpha, valid = pri.eq_22(1, 1000, 50, "0.1", 1, 1, 1, 4, "1e-5")
     assert valid and alpha > 1 and eps > 0
-    # erratum S1: the printed condition admits a delta for which (23) fails
-    A = 52 * mpf(4) / 10 ** 6 + 42
-    sig = 2 * mpmath.sqrt(10) / 5
-    ell = pri.s1_condition_printed(A, 1000, 5)
-    assert not pri.eq_23_holds(1, 1000, 5, "0.1", sig, 1, 1, 4, mpmath.exp(-ell))
-    ell_ok = pri.s1_condition_corrected(A, 1000, 5, sig, 1)
-    assert pri.eq_23_holds(1, 1000, 5, "0.1", sig, 1, 1, 4, mpmath.exp(-ell_ok))
+    with precision(40):
+        # (22) as printed and through Mironov's conversion agree
+        assert abs(eps - pri.eq_22_conversion(1, 1000, 50, "0.1", 1, 1, 1, 4, "1e-5")) \
+            < mpf(10) ** -25 * eps
+        assert abs(pri.thm_5_4_A(1, 1000, "0.1", 1, 1, 4) - (52 * mpf(4) / 10 ** 6 + 42)) \
+            < mpf(10) ** -30
 
 
-def test_poisson_batch_excess():
+def test_eq_23_sufficient_conditions():
+    # the printed 6.25 condition fails at sigma = 1.6, which meets every assumption the paper
+    # makes (Thm 5.4's sigma >= 2 sqrt(10) L/b and its own sigma >= 40 L^2/b^2)
+    ex = pri.eq_23_counterexample("1.6", dps=30)
+    assert ex["theorem_hypothesis"] and ex["paper_assumption"] and not ex["holds"]
     with precision(30):
-        tail, over = pri.poisson_batch_excess(1000, 50, 10, dps=30)
+        assert abs(ex["alpha"] - ex["alpha_star"] - 1) < mpf("1e-4")  # off by exactly 1
+        low = pri.eq_23_counterexample(2 * mpmath.sqrt(10) / 5, dps=30)
+    assert low["theorem_hypothesis"] and not low["paper_assumption"] and not low["holds"]
+    # ... and holds for large sigma, so the check is not vacuous
+    assert pri.eq_23_counterexample(3, dps=30)["holds"]
+    # the corrected threshold suffices, with or without sigma sqrt(ln(1/delta)/A) >= 1
+    A = pri.thm_5_4_A(1, 1000, "0.1", 1, 1, 4)
+    for sig in ("1.3", "1.6", "5"):
+        ell = pri.eq_23_sufficient_corrected(A, 1000, 5, sig, 1)
+        for frac in ("1", "0.5", "1e-6"):
+            assert pri.eq_23_holds(1, 1000, 5, "0.1", sig, 1, 1, 4, mpmath.exp(-ell * mpf(frac)))
+    # a little above the corrected threshold with sigma at its smallest, (23) still holds
+    # (the condition is sufficient, not necessary), but 4x above it fails: not vacuous
+    ell = pri.eq_23_sufficient_corrected(A, 1000, 5, "1.265", 1)
+    assert not pri.eq_23_holds(1, 1000, 5, "0.1", "1.265", 1, 1, 4, mpmath.exp(-8 * ell))
+    n, ok, worst = pri.eq_23_corrected_sweep(40, seed=1)
+    assert ok == n and worst > 0
+    with precision(30):
+        assert abs(pri.eq_23_alpha_star_floor() - mpf(40) / 16 * mpmath.log(10)) < 1e-25
+
+
+def test_eq_24_and_eta_growth():
+    r1, r2 = pri.eq_24_tail_bound()
+    assert r1 <= 1 and r2 <= 1
+    assert abs(r1 - mpf(1) / 2) < 1e-40  # at x = 0, Q(0) = 1/2
+    a, b = pri.eq_22_eta_growth()
+    with precision(30):
+        oracle = 4 + 26 * mpmath.log(2) / 10 ** 6  # 4 D^2 beta + 26 ln 2 L^2/(n^2 beta)
+        assert abs(b - oracle) < mpf("1e-8") and abs(a - oracle) < mpf("1e-5")
+    with pytest.raises(ValueError, match="x"):
+        pri.eq_24_tail_bound(("-1",))
+
+
+def test_theorem_5_4_window():
+    rows = pri.thm_5_4_tbar_check()
+    assert all(w and m and b for *_, w, m, b in rows)
+    assert [r[1] for r in rows[:4]] == [3466, 347, 35, 4]
+    # the smallest window is minimal: one step less breaks the proof's last inequality
+    assert pri.thm_5_4_pabi_term(1, 1, "0.1", 1, 1, 3) > 2 * (2 * mpf("0.1") + mpf("0.01")) / \
+        mpf("0.01")
+
+
+def test_poisson_batch_tail():
+    with precision(30):
+        tail, over = pri.thm_5_2_batch_tail(1000, 50, 10, dps=30)
         assert abs(float(tail) - binom.sf(50, 1000, 0.05)) < 1e-12
         assert abs(over - (1 - (1 - tail) ** 10)) < mpf(10) ** -25
         direct = mpmath.fsum(mpmath.binomial(1000, k) * mpf("0.05") ** k * mpf("0.95") ** (1000 - k)
                              for k in range(51, 1001))
         assert abs(tail - direct) < mpf(10) ** -25
-    ach, claimed = pri.s4_modulus_violation("0.01", 1, 50, 60)
+    ach, claimed = pri.thm_5_2_modulus_counterexample("0.01", 1, 50, 60)
     assert ach > claimed
     with pytest.raises(ValueError, match="b"):
-        pri.poisson_batch_excess(10, 11)
+        pri.thm_5_2_batch_tail(10, 11)
+
+
+def test_thm_5_2_poisson_small_n():
+    r = pri.thm_5_2_poisson_small_n(T_max=60, cells=151)
+    assert r.tbar == 50 and r.expansion == 19 and 0.2 < r.p_expansive < 0.25
+    after = max(r.renyi[r.tbar - 1:])
+    assert 0 < after < float(r.bound) / 100
+    assert max(abs(a / b - 1) for a, b in zip(r.renyi, r.renyi_fine, strict=True)) < 1e-3
+    # oracle at T = 1: one step from x0 = 0 is a finite mixture of projected Gaussians whose
+    # means do not depend on the shared losses (grad = 0 at 0): components (1-q) N(0) + q N(-+L)
+    from scipy.special import ndtr
+    q, L, s, D = 0.1, 0.1, 8 * np.sqrt(2) * 0.1, 2.0
+    edges = np.linspace(-D / 2, D / 2, 152)  # the 151 cells of the instance
+
+    def law(shift: float) -> np.ndarray:
+        cdf = lambda m: ndtr((edges - m) / s)  # noqa: E731
+        parts = [(1 - q, cdf(0.0)), (q, cdf(shift))]
+        atoms_lo = sum(w * c[0] for w, c in parts)
+        atoms_hi = sum(w * (1 - c[-1]) for w, c in parts)
+        inner = sum(w * np.diff(c) for w, c in parts)
+        return np.concatenate(([atoms_lo], inner, [atoms_hi]))
+
+    p, pp = law(-L), law(L)
+    oracle = np.log(np.sum(p ** 2 / pp))
+    assert abs(r.renyi[0] / oracle - 1) < 1e-10
+    with pytest.raises(ValueError, match="b"):
+        pri.thm_5_2_poisson_small_n(n=5, b=1)  # b/n = 1/5 is outside Lemma A.18
+
+
+def test_lemma_a_18_outside_its_hypothesis():
+    astar, rdp, bound = pri.lem_a_18_outside_hypothesis("0.5", 4)
+    assert 2 < astar < 2.5 and rdp <= bound
+    with pytest.raises(ValueError, match="q"):
+        pri.lem_a_18_outside_hypothesis("1.5", 4)
 
 
 def test_symbolic_privacy_algebra():
@@ -319,8 +434,9 @@ def test_symbolic_privacy_algebra():
 
 _EXPECTED = {"bravo2025/cor3.9/lower-estimate-c>1": "erratum",
              "bravo2025/lemC.1/constant": "erratum", "bravo2025/eq23/6.25": "erratum",
-             "bravo2025/thm5.2/poisson-batch-size": "erratum",
-             "bravo2025/thm5.4/Tbar": "unresolved", "bravo2025/eq24/asoodeh-diaz": "unresolved"}
+             "bravo2025/thm5.2/poisson-batch-size": "erratum", "bravo2025/thm5.2/b<n/5": "note",
+             "bravo2025/thm5.4/Tbar": "reproduced", "bravo2025/eq24/eta-to-0": "reproduced",
+             "bravo2025/eq7/equals-thm3.4": "reproduced"}
 
 
 @pytest.mark.parametrize("claim", [c for c in all_claims("bravo2025") if c.id in _EXPECTED],
@@ -330,9 +446,11 @@ def test_errata_and_unresolved_verdicts(claim):
     out = claim.run(30)
     assert out.verdict == _EXPECTED[claim.id], out.evidence
     assert out.evidence and (out.verdict != "erratum" or out.corrected)
+    assert claim.kind == {"erratum": "erratum", "note": "note"}.get(out.verdict, claim.kind)
 
 
 def test_figures_registered():
     keys = {f.key for f in all_figures("bravo2025")}
-    assert {"bravo2025/figure_1", "bravo2025/privacy_curve", "bravo2025/cor38_comparisons",
-            "bravo2025/cor39_estimates", "bravo2025/pla_mixing"} <= keys
+    assert {"bravo2025/figure_1", "bravo2025/rem53_privacy_curve", "bravo2025/cor38_comparisons",
+            "bravo2025/cor39_estimates", "bravo2025/pla_mixing", "bravo2025/thm52_poisson_small_n",
+            "bravo2025/eq23_sufficient_condition"} <= keys

@@ -16,7 +16,10 @@ __all__ = [
     "Derivation",
     "balle_equals_cks",
     "gaussian_renyi_divergence",
+    "gdp_delta_curve",
     "gdp_delta_from_conjugate",
+    "std_normal_cdf",
+    "std_normal_pdf",
 ]
 
 
@@ -35,12 +38,39 @@ class Derivation:
 
 
 def std_normal_cdf(x: sp.Expr) -> sp.Expr:
-    """Phi(x) = (1 + erf(x / sqrt 2)) / 2."""
+    """The standard normal CDF as a sympy expression, Phi(x) = (1 + erf(x / sqrt 2)) / 2.
+
+    The one symbolic Phi of dpsym: every sympy derivation that needs Phi calls this.
+
+    >>> import sympy as sp
+    >>> sp.simplify(std_normal_cdf(sp.Integer(0)))
+    1/2
+    """
     return (1 + sp.erf(x / sp.sqrt(2))) / 2
 
 
 def std_normal_pdf(x: sp.Expr) -> sp.Expr:
+    """The standard normal density phi(x) = e^{-x^2/2} / sqrt(2 pi), the derivative of
+    :func:`std_normal_cdf`.
+
+    >>> import sympy as sp
+    >>> x = sp.Symbol("x", real=True)
+    >>> sp.simplify(sp.diff(std_normal_cdf(x), x) - std_normal_pdf(x))
+    0
+    """
     return sp.exp(-x**2 / 2) / sp.sqrt(2 * sp.pi)
+
+
+def gdp_delta_curve(mu: sp.Expr, eps: sp.Expr) -> sp.Expr:
+    """The privacy curve of G(mu) as a sympy expression (DRS22, Cor. 2.13; Bok et al. 2024,
+    Lemma A.3): delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2).
+
+    >>> import sympy as sp
+    >>> mu = sp.Symbol("mu", positive=True)
+    >>> sp.simplify(gdp_delta_curve(mu, 0) - (2 * std_normal_cdf(mu / 2) - 1))
+    0
+    """
+    return std_normal_cdf(-eps / mu + mu / 2) - sp.exp(eps) * std_normal_cdf(-eps / mu - mu / 2)
 
 
 def gdp_delta_from_conjugate() -> Derivation:
@@ -62,7 +92,7 @@ def gdp_delta_from_conjugate() -> Derivation:
     d2 = sp.simplify(sp.diff(J, z, 2).subs(z, z_star))
     concave = sp.simplify(d2 / (sp.exp(eps) * std_normal_pdf(z_star)))
     derived = sp.simplify(1 + J.subs(z, z_star))
-    target = std_normal_cdf(-eps / mu + mu / 2) - sp.exp(eps) * std_normal_cdf(-eps / mu - mu / 2)
+    target = gdp_delta_curve(mu, eps)
     residual = sp.simplify(sp.expand(target - derived))
     zero_grad = sp.simplify(dJ.subs(z, z_star))
     notes = (f"z* = {z_star}; J'(z*) = {zero_grad}; "

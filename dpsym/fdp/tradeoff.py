@@ -34,6 +34,7 @@ __all__ = [
     "TradeoffFunction",
     "check_tradeoff",
     "dominates",
+    "min_gap_to_gaussian",
 ]
 
 REF_23 = "Bok et al. 2024, Lemma 2.3"
@@ -139,6 +140,21 @@ class EpsDelta(TradeoffFunction):
     def inverse(self, y: Number) -> mpf:
         # f_{eps,delta} is symmetric (DRS22, Sec. 2.2).
         return self(y)
+
+    def piecewise(self, dps: int = DEFAULT_DPS) -> PiecewiseLinear:
+        """f_{eps,delta} as a :class:`PiecewiseLinear` curve: its kink is on the diagonal at
+        x = (1 - delta)/(1 + e^eps), and it reaches 0 at x = 1 - delta.
+
+        >>> f = EpsDelta(1, 0).piecewise()
+        >>> [mpmath.nstr(x, 6) for x, _ in f.points]
+        ['0.0', '0.268941', '1.0']
+        """
+        with precision(dps):
+            e, d = to_mpf(self.eps), to_mpf(self.delta)
+            kink = (1 - d) / (1 + mpmath.exp(e))
+            pts = [(mpf(0), 1 - d), (kink, kink)]
+            pts += [(1 - d, mpf(0)), (mpf(1), mpf(0))] if d > 0 else [(mpf(1), mpf(0))]
+        return PiecewiseLinear(pts)
 
 
 @dataclass(frozen=True)
@@ -247,3 +263,24 @@ def dominates(
             if d < best:
                 best, arg = d, x
         return best >= -mpf(10) ** (-dps + 5), best, arg
+
+
+def min_gap_to_gaussian(f: PiecewiseLinear, mu: Number, dps: int = DEFAULT_DPS) -> mpf:
+    """min over x in [0, 1] of f(x) - G(mu)(x) for a piecewise linear f, exactly.
+
+    On each linear piece f - G(mu) is linear minus convex, hence concave, so its minimum over
+    the piece is at an end: the minimum over [0, 1] is the minimum over the breakpoints (no
+    grid). A negative value means f does not dominate G(mu), i.e. a mechanism whose tradeoff
+    function is f is not mu-GDP (Bok et al. 2024, Def. 2.4).
+
+    The gap is 0 at x = 0 and x = 1, so f dominates G(mu) iff the minimum is 0. For pure
+    DP (eps = 1, delta = 0), whose kink is at 1/(1 + e):
+
+    >>> mpmath.nstr(min_gap_to_gaussian(EpsDelta(1, 0).piecewise(), 2), 6)
+    '0.0'
+    >>> mpmath.nstr(min_gap_to_gaussian(EpsDelta(1, 0).piecewise(), 1), 6)
+    '-0.0815544'
+    """
+    with precision(dps):
+        g = Gaussian(mu)
+        return min(f(x) - g(x) for x, _ in f.points)

@@ -91,6 +91,26 @@ PAPERS: tuple[Paper, ...] = (
         year=2025,
         chapters="bravo2025",
     ),
+    Paper(
+        id="liang2025",
+        authors="Hao Liang, Wanrong Zhang, Xinlei He, Kaishun Wu, Hong Xing",
+        short="Liang et al. 2025",
+        title="An Improved Privacy and Utility Analysis of Differentially Private SGD with "
+              "Bounded Domain and Smooth Losses",
+        arxiv="2502.17772",
+        year=2025,
+        chapters="liang2025",
+    ),
+    Paper(
+        id="tran2022",
+        authors="Hoang Tran, Ashok Cutkosky",
+        short="Tran & Cutkosky 2022",
+        title="Momentum Aggregation for Private Non-convex ERM",
+        arxiv="2210.06328",
+        year=2022,
+        chapters="tran2022",
+        venue="NeurIPS 2022",
+    ),
 )
 
 _BY_ID = {p.id: p for p in PAPERS}

@@ -10,7 +10,9 @@ and bounding the integral remainder.  This module holds
   typed in;
 * the **remainder bounds**: R~_{alpha,sigma,m}(q) (Thm 3.2 for m = 3, App. B eqs. (50),
   (54) for any m), F~_{alpha,sigma,k} (83) and E~_{alpha,sigma,m}(q) (90);
-* the **constrained maximisation** of the second derivative (67) behind (69), (96), (136);
+* the **constrained maximisation** of the second derivative (67) behind (69), (96), (136),
+  numerically (:func:`max_second_derivative`) and in closed form at the maximiser
+  (:func:`second_derivative_max`, which also gives the q^2 terms of (14) and (98));
 * the **accountant bounds** (one step, or ``steps`` identical steps):
 
   ==========================================  ======================================
@@ -35,11 +37,12 @@ from mpmath import mp, mpf
 
 from dpsym.errors import require, require_integer
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, round_up, to_mpf
-from dpsym.rdp.gaussian_mixture import moment_M
+from dpsym.rdp.gaussian_mixture import M_float64, b_tilde_from, moment_M
 
 __all__ = [
     "E_tilde",
     "F_tilde",
+    "F_tilde_poisson_conservative",
     "R_tilde",
     "fswor_add_remove_rdp",
     "fswor_replace_one_rdp",
@@ -50,7 +53,10 @@ __all__ = [
     "max_second_derivative",
     "poisson_replace_one_rdp",
     "replace_one_derivative_at_0",
+    "replace_one_lead",
     "replace_one_moment",
+    "second_derivative_max",
+    "second_derivative_max_value",
     "symbolic_M",
 ]
 
@@ -153,6 +159,70 @@ def replace_one_derivative_at_0(k: int) -> sp.Expr:
     return sp.expand(out)
 
 
+#: The constraints on the replace-one mean shifts (|a|, |b| <= r_norm r_t, |a - b| <= r_diff
+#: r_t) of each scheme: FSwoR (60), Poisson (93), and (60) without the coupling, (134)-(135).
+SHIFT_CONSTRAINTS = {"fswor": (1, 1), "poisson": (sp.Rational(1, 2), 1), "uncoupled": (1, 2)}
+
+
+@functools.cache
+def second_derivative_max(scheme: str = "fswor") -> sp.Expr:
+    """max of F''(0)/(alpha(alpha-1)) of (67) under the shift constraints of ``scheme``.
+
+    (67) is e^A + e^B - 2e^C with A = |a|^2/sigma~^2, B = |b|^2/sigma~^2, C = a.b/sigma~^2
+    and sigma~ = sigma r_t / 2 (37); it grows with the norms and falls with the inner
+    product, whose least admissible value is max(-|a||b|, (|a|^2 + |b|^2 - r_diff^2)/2).
+    Substituted at |a| = |b| = r_norm into the sympy-derived (67) this gives (69)
+    (``"fswor"``), (96) (``"poisson"``) and (136) (``"uncoupled"``); that the corner is the
+    maximiser is checked numerically by :func:`max_second_derivative`.
+
+    >>> second_derivative_max("poisson")
+    2*exp(sigma**(-2)) - 2*exp(-1/sigma**2)
+    """
+    require(scheme in SHIFT_CONSTRAINTS, "scheme", scheme,
+            f"scheme in {tuple(SHIFT_CONSTRAINTS)}", REF + ", eqs. (69), (96), (136)")
+    rn, rd = SHIFT_CONSTRAINTS[scheme]
+    inner = sp.Max(-rn * rn, rn * rn - sp.Rational(rd * rd, 2))
+    scale = 4 / sigma_s**2  # 1/sigma~^2 in units of r_t^2
+    d2 = replace_one_derivative_at_0(2) / (alpha_s * (alpha_s - 1))
+    return sp.expand(sp.cancel(d2.subs({A_s: rn * rn * scale, B_s: rn * rn * scale,
+                                           C_s: inner * scale})))
+
+
+def replace_one_lead(scheme: str = "fswor") -> sp.Expr:
+    """The q^2 coefficient of the replace-one bounds, divided by alpha(alpha-1): half of
+    :func:`second_derivative_max`; e^{4/sigma^2} - e^{2/sigma^2} in (14) (``"fswor"``),
+    e^{1/sigma^2} - e^{-1/sigma^2} in (98) (``"poisson"``)."""
+    return sp.expand(second_derivative_max(scheme) / 2)
+
+
+def second_derivative_max_value(sigma: Number, scheme: str = "fswor", *,
+                                dps: int = DEFAULT_DPS) -> mpf:
+    """:func:`second_derivative_max` as a number: (67)/(alpha(alpha-1)) evaluated at the
+    corner |a| = |b| = r_norm with the least admissible inner product (the accountants'
+    q^2 terms are half of it).
+
+    >>> from dpsym.numerics import nstr
+    >>> nstr(second_derivative_max_value(6, "fswor", dps=30), 12)
+    '0.120782647963'
+    """
+    ref = REF + ", eqs. (69), (96), (136)"
+    require(scheme in SHIFT_CONSTRAINTS, "scheme", scheme,
+            f"scheme in {tuple(SHIFT_CONSTRAINTS)}", ref)
+    rn, rd = (mpf(sp.Rational(x).p) / sp.Rational(x).q for x in SHIFT_CONSTRAINTS[scheme])
+    with precision(dps + GUARD_DPS):
+        s = to_mpf(sigma, "sigma", ref)
+        require(s > 0, "sigma", sigma, "sigma > 0", ref)
+        out = _g(rn, rn, (s / 2) ** 2, rd)
+    with precision(dps):
+        return +out
+
+
+def _lead_value(s: mpf, scheme: str) -> mpf:
+    """The q^2 coefficient / (alpha(alpha-1)) at the current precision (half of (67)'s max)."""
+    rn, rd = (mpf(sp.Rational(x).p) / sp.Rational(x).q for x in SHIFT_CONSTRAINTS[scheme])
+    return _g(rn, rn, (s / 2) ** 2, rd) / 2
+
+
 # ---------------------------------------------------------------------------------------
 # numeric helpers (current precision)
 # ---------------------------------------------------------------------------------------
@@ -168,11 +238,12 @@ def _Mk(s: mpf, k: int) -> mpf:
     return _M_cached(s, k, mp.prec)
 
 
-def _Bt(s: mpf, j: int) -> mpf:
-    """B~_{sigma,j} of (47) at the current precision (cached M's)."""
-    if j % 2 == 0:
-        return _Mk(s, j)
-    return mpmath.sqrt(_Mk(s, j - 1) * _Mk(s, j + 1))
+MFn = Callable[[mpf, int], mpf]
+
+
+def _Bt(s: mpf, j: int, mk: MFn = _Mk) -> mpf:
+    """B~_{sigma,j} of (47) at the current precision (cached M's, or ``mk``'s)."""
+    return b_tilde_from(lambda k: mk(s, k), j)
 
 
 def _falling(a: mpf, k: int) -> mpf:
@@ -195,7 +266,7 @@ def _ceil(a: mpf) -> int:
 
 
 def _r_tilde(a: mpf, s: mpf, qv: mpf, m: int) -> mpf:
-    """R~_{alpha,sigma,m}(q): eq. (50) if alpha > m, eq. (54) (with B~, see digest) else."""
+    """R~_{alpha,sigma,m}(q): eq. (50) if alpha > m, eq. (54) (with B~ for the B of (54)) else."""
     pref = qv**m * _abs_falling(a, m)
     if pref == 0:
         return mpf(0)
@@ -214,14 +285,14 @@ def _h_bound_minus_1(a: mpf, s: mpf, qv: mpf, m: int) -> mpf:
     return mpmath.fsum([_r_tilde(a, s, qv, m), *terms])
 
 
-def _first_family(s: mpf, k: int) -> mpf:
+def _first_family(s: mpf, k: int, mk: MFn = _Mk) -> mpf:
     """Bound (80) on E[(X - Y)^k]: 4 M_k (k even), 3 M_{k-1}^(1/2) M_{k+1}^(1/2) (k odd)."""
-    return 4 * _Mk(s, k) if k % 2 == 0 else 3 * _Bt(s, k)
+    return 4 * mk(s, k) if k % 2 == 0 else 3 * _Bt(s, k, mk)
 
 
-def _f_tilde(a: mpf, s: mpf, k: int) -> mpf:
+def _f_tilde(a: mpf, s: mpf, k: int, mk: MFn = _Mk) -> mpf:
     """F~_{alpha,sigma,k} of eq. (83) (k >= 3)."""
-    first = _first_family(s, k)
+    first = _first_family(s, k, mk)
     ratio = a / (a - 1)
     cross = mpf(0)
     for j in range(k + 1):
@@ -232,10 +303,10 @@ def _f_tilde(a: mpf, s: mpf, k: int) -> mpf:
         for ell in range(k - j):
             p2 *= 1 + mpf(ell - 1) / a
         cross += mpmath.binomial(k, j) * abs(ratio * p1 * p2 - 1)
-    return (a - 1) * a ** (k - 1) * (first + cross * _Bt(s, k))
+    return (a - 1) * a ** (k - 1) * (first + cross * _Bt(s, k, mk))
 
 
-def _e_tilde(a: mpf, s: mpf, qv: mpf, m: int) -> mpf:
+def _e_tilde(a: mpf, s: mpf, qv: mpf, m: int, mk: MFn = _Mk) -> mpf:
     """E~_{alpha,sigma,m}(q) of eq. (90)."""
     ca = _ceil(a)
     mf = mpmath.factorial(m)
@@ -248,13 +319,13 @@ def _e_tilde(a: mpf, s: mpf, qv: mpf, m: int) -> mpf:
         for ell in range(m - j):
             p2 *= a + ell - 1
         if a - j <= 0:
-            kj = (1 - qv) ** (a - j) * _Bt(s, m)
+            kj = (1 - qv) ** (a - j) * _Bt(s, m, mk)
         else:
             n = ca - j
             fn = mpmath.factorial(n)
-            kj = _Bt(s, m) + mpmath.fsum(
+            kj = _Bt(s, m, mk) + mpmath.fsum(
                 qv**ell * fn * mf / (mpmath.factorial(n - ell) * mpmath.factorial(m + ell))
-                * _Bt(s, ell + m) for ell in range(n + 1))
+                * _Bt(s, ell + m, mk) for ell in range(n + 1))
         total += (1 - qv) ** (-(a + m - j - 1)) * mpmath.binomial(m, j) * p1 * p2 * kj
     return qv**m / mf * total
 
@@ -373,9 +444,9 @@ def fswor_add_remove_rdp(alpha: Number, sigma: Number, q: Number, m: int = 3, *,
 
 
 def _ro_arg_minus_1(a: mpf, s: mpf, qv: mpf, m: int, lead: mpf,
-                    f_tilde: Callable[[int], mpf], sig_e: mpf) -> mpf:
+                    f_tilde: Callable[[int], mpf], sig_e: mpf, mk: MFn = _Mk) -> mpf:
     terms = [qv**k / mpmath.factorial(k) * f_tilde(k) for k in range(m - 1, 2, -1)]
-    return mpmath.fsum([_e_tilde(a, sig_e, qv, m), *terms, qv**2 * a * (a - 1) * lead])
+    return mpmath.fsum([_e_tilde(a, sig_e, qv, m, mk), *terms, qv**2 * a * (a - 1) * lead])
 
 
 def fswor_replace_one_rdp(alpha: Number, sigma: Number, q: Number, m: int = 4, *,
@@ -397,8 +468,7 @@ def fswor_replace_one_rdp(alpha: Number, sigma: Number, q: Number, m: int = 4, *
         t = _steps(steps, ref)
         if qv == 0:
             return mpf(0)
-        u = 1 / (s * s)
-        lead = mpmath.exp(4 * u) - mpmath.exp(2 * u)
+        lead = _lead_value(s, "fswor")
         out = _ro_arg_minus_1(a, s, qv, mm, lead, lambda k: _f_tilde(a, s, k), s)
         return _finish(out, a, t, dps)
 
@@ -410,6 +480,23 @@ def _f_tilde_poisson_conservative(a: mpf, s: mpf, k: int) -> mpf:
     # first two compare N_dmu with N_dmu' (means up to r_t apart), the others N_0 (r_t/2).
     first = 2 * _Bt(s, k) + (2 if k % 2 == 0 else 1) * _Bt(s2, k)
     return _f_tilde(a, s2, k) + (a - 1) * a ** (k - 1) * (first - _first_family(s2, k))
+
+
+def F_tilde_poisson_conservative(alpha: Number, sigma: Number, k: int, *,
+                                 dps: int = DEFAULT_DPS) -> mpf:
+    """The sound replacement of F~_{alpha,2sigma,k} in Thm C.9 (``variant="conservative"``).
+
+    (80) bounds E[(X - Y)^k] by Lemma C.5's chi^k divergences; the two that compare
+    N_{dmu} with N_{dmu'} (means up to r_t apart also under (93)) keep sigma, the others
+    (means within r_t/2 of N_0) take 2 sigma: 2 B~_{sigma,k} + 2 B~_{2sigma,k} (k even),
+    2 B~_{sigma,k} + B~_{2sigma,k} (k odd), in place of 4 M_{2sigma,k} and
+    3 B~_{2sigma,k}; the cross family keeps 2 sigma.  Rounded up.
+    """
+    ref = REF + ", Thm C.9, eqs. (80), (83)"
+    with precision(dps + GUARD_DPS):
+        a, s, _, kk = _args(alpha, sigma, 0, k, ref, 3)
+        out = _f_tilde_poisson_conservative(a, s, kk)
+    return round_up(out, dps)
 
 
 def poisson_replace_one_rdp(alpha: Number, sigma: Number, q: Number, m: int = 4, *,
@@ -435,8 +522,7 @@ def poisson_replace_one_rdp(alpha: Number, sigma: Number, q: Number, m: int = 4,
         t = _steps(steps, ref)
         if qv == 0:
             return mpf(0)
-        u = 1 / (s * s)
-        lead = mpmath.exp(u) - mpmath.exp(-u)
+        lead = _lead_value(s, "poisson")
         if variant == "paper":
             ft = lambda k: _f_tilde(a, 2 * s, k)  # noqa: E731
         else:
@@ -451,6 +537,8 @@ def poisson_replace_one_rdp(alpha: Number, sigma: Number, q: Number, m: int = 4,
 
 
 def _g(r1: mpf, r2: mpf, s2: mpf, rd: mpf) -> mpf:
+    """(67)/(alpha(alpha-1)) = e^A + e^B - 2e^C at norms r1, r2 (units of r_t, s2 = (sigma/2)^2)
+    and the least inner product allowed: the one numeric form of (67)."""
     # for fixed norms (67) decreases in dmu.dmu', so the inner product sits at its minimum
     # allowed by |dmu - dmu'| <= rd and Cauchy-Schwarz
     c = max(-r1 * r2, (r1 * r1 + r2 * r2 - rd * rd) / 2)
@@ -513,54 +601,22 @@ def _golden_max(f: Callable[[mpf], mpf], a: mpf, b: mpf) -> tuple[mpf, mpf]:
 
 
 def fswor_replace_one_rdp_float64(alpha: float, sigma: float, q: float, m: int = 4) -> float:
-    """Thm 3.4 evaluated naively in float64 (alternating sums (44) in double precision).
+    """Thm 3.4 in double precision: eq. (14) with the moment sums (44) in float64.
 
-    Not a bound: it exists to measure what double precision does to eq. (14).  M_{sigma,k}
-    cancels catastrophically for large sigma and k, turns negative, and the result is NaN
-    (e.g. sigma = 20, alpha >= 30) or silently wrong.  Use :func:`fswor_replace_one_rdp`.
+    Not a bound: it exists to measure what double precision does to eq. (14).  The sums
+    M_{sigma,k} are :func:`dpsym.rdp.gaussian_mixture.M_float64` (naive float64) and the
+    rest of (14) is the code of :func:`fswor_replace_one_rdp` run at 53 bits; M_{sigma,k}
+    cancels catastrophically for large sigma and k, turns negative, B~ becomes the square
+    root of a negative number and the result is NaN (e.g. sigma = 20, alpha >= 30), or is
+    silently wrong.  Use :func:`fswor_replace_one_rdp`.
     """
-    import math
+    def naive(s: mpf, k: int) -> mpf:
+        return mpf(M_float64(float(s), k))
 
-    import numpy as np
-
-    def m_k(k: int) -> float:
-        return float(sum((-1) ** (k - ell) * math.comb(k, ell) * math.exp(2 * ell * (ell - 1)
-                                                                         / sigma**2)
-                         for ell in range(k + 1)))
-
-    def bt(j: int) -> float:
-        if j % 2 == 0:
-            return m_k(j)
-        with np.errstate(invalid="ignore"):
-            return float(np.sqrt(np.float64(m_k(j - 1) * m_k(j + 1))))
-
-    def ft(k: int) -> float:
-        first = 4 * m_k(k) if k % 2 == 0 else 3 * bt(k)
-        cross = 0.0
-        for j in range(k + 1):
-            p1 = math.prod(1 - ell / alpha for ell in range(j))
-            p2 = math.prod(1 + (ell - 1) / alpha for ell in range(k - j))
-            cross += math.comb(k, j) * abs(alpha / (alpha - 1) * p1 * p2 - 1)
-        return (alpha - 1) * alpha ** (k - 1) * (first + cross * bt(k))
-
-    def et() -> float:
-        ca = math.ceil(alpha)
-        tot = 0.0
-        for j in range(m + 1):
-            p1 = math.prod(abs(alpha - ell) for ell in range(j))
-            p2 = math.prod(alpha + ell - 1 for ell in range(m - j))
-            if alpha - j <= 0:
-                kj = (1 - q) ** (alpha - j) * bt(m)
-            else:
-                n = ca - j
-                kj = bt(m) + sum(q**ell * math.factorial(n) * math.factorial(m)
-                                 / (math.factorial(n - ell) * math.factorial(m + ell))
-                                 * bt(ell + m) for ell in range(n + 1))
-            tot += (1 - q) ** (-(alpha + m - j - 1)) * math.comb(m, j) * p1 * p2 * kj
-        return q**m / math.factorial(m) * tot
-
-    lead = math.exp(4 / sigma**2) - math.exp(2 / sigma**2)
-    x = q**2 * alpha * (alpha - 1) * lead + sum(q**k / math.factorial(k) * ft(k)
-                                                for k in range(3, m)) + et()
-    with np.errstate(invalid="ignore"):
-        return float(np.log1p(np.float64(x)) / (alpha - 1))
+    with mp.workprec(53):
+        a, s, qv = mpf(alpha), mpf(sigma), mpf(q)
+        lead = _lead_value(s, "fswor")
+        x = _ro_arg_minus_1(a, s, qv, m, lead, lambda k: _f_tilde(a, s, k, naive), s, naive)
+        if isinstance(x, mpmath.mpc) or not mpmath.isfinite(x):
+            return float("nan")
+        return float(mpmath.log1p(x) / (a - 1))

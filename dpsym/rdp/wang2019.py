@@ -39,7 +39,7 @@ from dpsym.numerics import (
     to_mpf,
 )
 
-__all__ = ["wang_K", "wang_lower_rdp", "wang_upper_rdp"]
+__all__ = ["base_rdp", "wang_K", "wang_lower_rdp", "wang_upper_rdp"]
 
 REF = "Wang, Balle & Kasiviswanathan 2019, via Birrell et al. 2024"
 
@@ -56,11 +56,21 @@ def _log_binom(n: int, k: int) -> mpf:
     return mpmath.loggamma(n + 1) - mpmath.loggamma(k + 1) - mpmath.loggamma(n - k + 1)
 
 
+def base_rdp(j: Number, sigma: Number) -> mpf:
+    """eps(j) = 2 j / sigma^2, the RDP of the base Gaussian step (128)-(129), at the current
+    precision (mean shift r_t, std sigma r_t / 2)."""
+    s = mpf(sigma)
+    return 2 * mpf(j) / (s * s)
+
+
 def _k_int(a: int, s: mpf, qv: mpf) -> mpf:
     """K(alpha) of (127) at the current precision (integer alpha >= 2)."""
     if qv == 0:
         return mpf(0)
-    eps = lambda j: 2 * mpf(j) / (s * s)  # noqa: E731  (eq. (129))
+
+    def eps(j: int) -> mpf:
+        return base_rdp(j, s)
+
     logq = mpmath.log(qv)
     terms = [mpmath.log(2) + 2 * logq + mpmath.log(a) + mpmath.log(a - 1)
              + mpmath.log(mpmath.expm1(eps(2)))]
@@ -124,7 +134,7 @@ def wang_lower_rdp(alpha: int, sigma: Number, q: Number, *, steps: int = 1,
         r = qv / (1 - qv)
         logr = mpmath.log(r)
         terms = [mpf(0), mpmath.log(a) + logr]
-        terms += [_log_binom(a, j) + j * logr + (j - 1) * 2 * mpf(j) / (s * s)
+        terms += [_log_binom(a, j) + j * logr + (j - 1) * base_rdp(j, s)
                   for j in range(2, a + 1)]
         out = t * (a * mpmath.log1p(-qv) + logsumexp(terms)) / (a - 1)
     return round_down(out, dps)

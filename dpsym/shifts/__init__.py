@@ -3,7 +3,8 @@ continuity (Bravo et al. 2025); closed forms (sympy) and numeric solvers to chec
 
 The submodules are part of the API: ``dpsym.shifts.modulus`` (Table 1 moduli),
 ``dpsym.shifts.pabi`` (problem (P)), ``dpsym.shifts.interpolation`` and
-``dpsym.shifts.cyclic_constrained`` (Bok et al. 2024)."""
+``dpsym.shifts.cyclic_constrained`` (Bok et al. 2024), ``dpsym.shifts.smooth_reduction``
+(k-step shifts of an expansive step, Liang et al. 2025)."""
 
 from dpsym.shifts.cyclic_constrained import (
     WindowSolution,
@@ -27,6 +28,7 @@ from dpsym.shifts.pabi import ShiftSolution as PabiShiftSolution
 from dpsym.shifts.pabi import objective as pabi_objective
 from dpsym.shifts.pabi import optimal_shifts, optimal_value
 from dpsym.shifts.pabi import solve_numeric as solve_pabi_numeric
+from dpsym.shifts.smooth_reduction import k_step_allocation, k_step_shift_cost
 
 __all__ = [
     "Modulus",
@@ -36,6 +38,8 @@ __all__ = [
     "cyclic_shift_pattern",
     "cyclic_shifts",
     "derive_class",
+    "k_step_allocation",
+    "k_step_shift_cost",
     "kkt_certificate",
     "lemma_c6_shifts",
     "lemma_c6_symbolic",

@@ -3,14 +3,14 @@
 A modulus of continuity of ``Phi`` (Definition 2.1) is an increasing continuous ``phi`` with
 ``||Phi(x) - Phi(y)|| <= phi(||x - y||)``; ``phi(0) > 0`` is allowed, so discontinuous maps
 (subgradient steps) are covered.  For the gradient map ``Phi(x) = x - eta grad f(x)`` every
-class in Table 1 has a modulus ``phi(delta) = sqrt(c delta^2 + h)``; this module returns
-``(c, h)`` for each class and derives each pair with sympy from the class's defining
-inequalities, via
+class in Table 1 has a modulus ``phi(delta) = sqrt(c delta^2 + h)``; this module derives
+each pair ``(c, h)`` with sympy from the class's defining inequalities, via
 
     ||Phi x - Phi y||^2 = delta^2 - 2 eta s + eta^2 G^2,
     s = <g_x - g_y, x - y>,  G = ||g_x - g_y||,  delta = ||x - y||,
 
-maximised over the (s, G) the class allows:
+maximised over the (s, G) the class allows, and evaluates the derived expressions (never
+retyped: :func:`lipschitz` and its siblings lambdify :func:`derive_class`):
 
 =============================  ====================================  =====================
 class                          constraints on (s, G)                 (c, h)
@@ -27,7 +27,11 @@ nonconvex, beta-smooth         s >= -G delta, G <= beta delta        ((1 + eta b
 ``h_p = sup_{G >= 0} [eta^2 G^2 - 4 eta p/(1+p) M^(-1/p) G^((1+p)/p)]
 = 4 (1-p)/(1+p) eta^(2/(1-p)) (M/2)^(2/(1-p))`` (Hoelder co-coercivity; Lei & Ying 2020,
 Lemma D.3, as cited by the paper); ``p = 0`` gives ``(eta M)^2``, the Lipschitz value with
-``M = 2L``, and ``p -> 1`` gives 0 when ``eta M <= 2``.
+``M = 2L``, and ``p -> 1`` gives 0 when ``eta M <= 2``.  The comparison of each derived pair
+with the paper's Table 1 is in :func:`dpsym.papers.bravo2025.shift_problem.table_1`.
+
+Remark 3.6's gradient descent-ascent step on a convex/concave saddle problem has the modulus
+``sqrt(delta^2 + min{2 eta L, eta beta delta}^2)`` (:func:`descent_ascent`), not of this form.
 
 :func:`stress_test` samples point pairs for a concrete function of each class (seeded) and
 reports ``max ||Phi x - Phi y|| / phi(||x - y||)``, which must not exceed 1.
@@ -47,14 +51,19 @@ from mpmath import mpf
 from dpsym.errors import require, require_integer
 from dpsym.fdp.symbolic import Derivation
 from dpsym.numerics import DEFAULT_DPS, Number, precision, to_mpf
+from dpsym.papers.registry import cite
 
 __all__ = [
     "CLASSES",
+    "DescentAscent",
     "Modulus",
     "StressReport",
     "convex_smooth",
     "derive_class",
+    "derive_descent_ascent",
     "derive_holder_h",
+    "descent_ascent",
+    "descent_ascent_stress_test",
     "lipschitz",
     "lipschitz_tightness",
     "modulus",
@@ -66,7 +75,10 @@ __all__ = [
     "weakly_smooth",
 ]
 
-REF = "Bravo et al. 2025, Sec. 2 / Table 1"
+PAPER = "bravo2025"
+REF = cite(PAPER, "Sec. 2 / Table 1")
+REF_DEF = cite(PAPER, "Def. 2.1")
+REF_36 = cite(PAPER, "Remark 3.6")
 
 
 @dataclass(frozen=True)
@@ -78,22 +90,52 @@ class Modulus:
     h: mpf
 
     def __call__(self, delta: Number) -> mpf:
-        d = to_mpf(delta, "delta", "Bravo et al. 2025, Def. 2.1")
-        require(d >= 0, "delta", delta, "delta >= 0", "Bravo et al. 2025, Def. 2.1")
+        d = to_mpf(delta, "delta", REF_DEF)
+        require(d >= 0, "delta", delta, "delta >= 0", REF_DEF)
         return mpmath.sqrt(self.c * d * d + self.h)
 
 
-def _pos(name: str, x: Number) -> mpf:
-    v = to_mpf(x, name, REF)
-    require(v > 0, name, x, f"{name} > 0", REF)
+def _pos(name: str, x: Number, ref: str = REF) -> mpf:
+    v = to_mpf(x, name, ref)
+    require(v > 0, name, x, f"{name} > 0", ref)
     return v
 
 
+#: The symbols of each class's (c, h), in the order its function takes them.
+_PARAMS = {
+    "lipschitz": ("eta", "L"),
+    "weakly_smooth": ("eta", "p", "M"),
+    "strongly_convex_smooth": ("eta", "kappa", "beta"),
+    "convex_smooth": ("eta", "beta"),
+    "nonconvex_smooth": ("eta", "beta"),
+    "strongly_dissipative": ("eta", "lambda", "kappa", "beta"),
+}
+
+
+@functools.cache
+def _evaluator(kind: str) -> Callable[..., tuple[mpf, mpf]]:
+    """``(c, h)`` of class ``kind`` as an mpmath function of its parameters, lambdified from
+    the sympy derivation :func:`derive_class` (the formula is not typed a second time)."""
+    c, h, _ = derive_class(kind)
+    args = [sp.Symbol(n, positive=True) for n in _PARAMS[kind]]
+    return sp.lambdify(args, (c, h), "mpmath")
+
+
+def _evaluate(kind: str, *values: mpf) -> Modulus:
+    c, h = _evaluator(kind)(*values)
+    return Modulus(kind, +mpf(c), +mpf(h))
+
+
 def lipschitz(eta: Number, L: Number, *, dps: int = DEFAULT_DPS) -> Modulus:
-    """Convex, L-Lipschitz (subgradient step): ``(c, h) = (1, (2 eta L)^2)`` (Table 1, row 1)."""
+    """Convex, L-Lipschitz (subgradient step): ``(c, h) = (1, (2 eta L)^2)`` (Table 1, row 1).
+
+    >>> from dpsym.numerics import nstr
+    >>> m = lipschitz("0.3", 1)
+    >>> nstr(m.c, 5), nstr(m.h, 5)
+    ('1.0', '0.36')
+    """
     with precision(dps):
-        e, Lv = _pos("eta", eta), _pos("L", L)
-        return Modulus("lipschitz", mpf(1), (2 * e * Lv) ** 2)
+        return _evaluate("lipschitz", _pos("eta", eta), _pos("L", L))
 
 
 def weakly_smooth(eta: Number, p: Number, M: Number, *, dps: int = DEFAULT_DPS) -> Modulus:
@@ -101,6 +143,10 @@ def weakly_smooth(eta: Number, p: Number, M: Number, *, dps: int = DEFAULT_DPS) 
 
     Table 1, row 2 (Section 2, item (2)); ``0 <= p <= 1``.  At ``p = 1`` the value is the
     limit 0, which needs ``eta M <= 2`` (otherwise ``h -> inf`` and a ValueError is raised).
+
+    >>> from dpsym.numerics import nstr
+    >>> nstr(weakly_smooth("0.1", "0.5", 2).h * 7500, 10)     # 4 (1/3) (1/10)^4 = 1/7500
+    '1.0'
     """
     with precision(dps):
         e, Mv = _pos("eta", eta), _pos("M", M)
@@ -109,8 +155,7 @@ def weakly_smooth(eta: Number, p: Number, M: Number, *, dps: int = DEFAULT_DPS) 
         if pv == 1:
             require(e * Mv <= 2, "eta", eta, "eta M <= 2 at p = 1 (h -> inf otherwise)", REF)
             return Modulus("weakly_smooth", mpf(1), mpf(0))
-        k = 2 / (1 - pv)
-        return Modulus("weakly_smooth", mpf(1), 4 * (1 - pv) / (1 + pv) * (e * Mv / 2) ** k)
+        return _evaluate("weakly_smooth", e, pv, Mv)
 
 
 def strongly_convex_smooth(eta: Number, kappa: Number, beta: Number, *,
@@ -119,7 +164,7 @@ def strongly_convex_smooth(eta: Number, kappa: Number, beta: Number, *,
     with precision(dps):
         e, k, b = _pos("eta", eta), _pos("kappa", kappa), _pos("beta", beta)
         require(k <= b, "kappa", kappa, "kappa <= beta", REF)
-        return Modulus("strongly_convex_smooth", 1 - 2 * e * k + e ** 2 * b ** 2, mpf(0))
+        return _evaluate("strongly_convex_smooth", e, k, b)
 
 
 def convex_smooth(eta: Number, beta: Number, *, dps: int = DEFAULT_DPS) -> Modulus:
@@ -127,14 +172,13 @@ def convex_smooth(eta: Number, beta: Number, *, dps: int = DEFAULT_DPS) -> Modul
     with precision(dps):
         e, b = _pos("eta", eta), _pos("beta", beta)
         require(e * b <= 2, "eta", eta, f"eta <= 2/beta = {mpmath.nstr(2 / b, 10)}", REF)
-        return Modulus("convex_smooth", mpf(1), mpf(0))
+        return _evaluate("convex_smooth", e, b)
 
 
 def nonconvex_smooth(eta: Number, beta: Number, *, dps: int = DEFAULT_DPS) -> Modulus:
     """Nonconvex, beta-smooth: ``((1 + eta beta)^2, 0)`` (row 5; Hardt et al. 2016)."""
     with precision(dps):
-        e, b = _pos("eta", eta), _pos("beta", beta)
-        return Modulus("nonconvex_smooth", (1 + e * b) ** 2, mpf(0))
+        return _evaluate("nonconvex_smooth", _pos("eta", eta), _pos("beta", beta))
 
 
 def strongly_dissipative(eta: Number, lam: Number, kappa: Number, beta: Number, *,
@@ -147,7 +191,7 @@ def strongly_dissipative(eta: Number, lam: Number, kappa: Number, beta: Number, 
         e, lv = _pos("eta", eta), _pos("lam", lam)
         k, b = _pos("kappa", kappa), _pos("beta", beta)
         require(k <= b, "kappa", kappa, "kappa <= beta", REF)
-        return Modulus("strongly_dissipative", 1 - 2 * e * k + e ** 2 * b ** 2, 2 * e * lv)
+        return _evaluate("strongly_dissipative", e, lv, k, b)
 
 
 CLASSES: dict[str, Callable[..., Modulus]] = {
@@ -189,9 +233,10 @@ def derive_holder_h() -> tuple[sp.Expr, Derivation]:
     of expressions linear in ``g, a, m``: ``J = e^(E1) - k e^(E2)``, ``E1 = 2a + 2g``,
     ``E2 = a - m/p + g (1+p)/p``, ``k = 4p/(1+p)``.  sympy solves ``J'(g) = 0`` (linear after
     taking logs), checks ``J''(g*) e^(-E1) = 2 (p-1)/p < 0`` (a maximum for 0 < p < 1; the
-    critical point is unique and J -> -inf as G -> inf, J(0) = 0), and shows
-    ``J(g*) = e^(E1*) (1-p)/(1+p)`` with ``E1* = log 4 + 2 (a + m - log 2)/(1-p)``, i.e.
-    ``h_p = 4 (1-p)/(1+p) eta^(2/(1-p)) (M/2)^(2/(1-p))``.
+    critical point is unique and J -> -inf as G -> inf, J(0) = 0) and evaluates
+    ``h_p = J(g*) = e^(E1*) (1 - k e^(E2* - E1*))`` back in ``(eta, M)``; the Derivation
+    records ``J(g*) e^(-E1*) = (1-p)/(1+p)`` and ``E1* = log 4 + 2 (a + m - log 2)/(1-p)``,
+    i.e. ``h_p = 4 (1-p)/(1+p) eta^(2/(1-p)) (M/2)^(2/(1-p))``.
     """
     p = sp.Symbol("p", positive=True)
     a, m, g = sp.symbols("a m g", real=True)
@@ -207,11 +252,16 @@ def derive_holder_h() -> tuple[sp.Expr, Derivation]:
     E1s, E2s = sp.simplify(E1.subs(g, gs[0])), sp.simplify(E2.subs(g, gs[0]))
     gap = sp.simplify(E2s - E1s)  # -log 2
     second = sp.simplify(4 - k * ((1 + p) / p) ** 2 * sp.exp(gap))  # J''(g*) e^(-E1*)
+    require(sp.simplify(second - 2 * (p - 1) / p) == 0, "J''", second, "2 (p-1)/p", REF)
     coeff = sp.simplify(1 - k * sp.exp(gap))  # J(g*) e^(-E1*)
     target_exp = sp.log(4) + 2 * (a + m - sp.log(2)) / (1 - p)
     res = sp.Abs(sp.simplify(coeff - (1 - p) / (1 + p))) + sp.Abs(sp.simplify(E1s - target_exp))
     eta, M = sp.Symbol("eta", positive=True), sp.Symbol("M", positive=True)
-    h = 4 * (1 - p) / (1 + p) * eta ** (2 / (1 - p)) * (M / 2) ** (2 / (1 - p))
+    # back in (eta, M): E1* = log 4 + (2/(1-p)) log(e^(a+m)/2) = log 4 + (2/(1-p)) log(eta M/2)
+    inner = sp.simplify((1 - p) / 2 * (E1s - sp.log(4)))
+    require(sp.simplify(inner - (a + m - sp.log(2))) == 0, "E1*", E1s,
+            "log 4 + 2 (a + m - log 2)/(1 - p)", REF)
+    h = coeff * 4 * (eta * M / 2) ** (2 / (1 - p))
     return h, Derivation(sp.Tuple(coeff, E1s), sp.Tuple((1 - p) / (1 + p), target_exp),
                          sp.simplify(res),
                          f"Hoelder h: g* = {sp.simplify(gs[0])}, E2* - E1* = {gap}, "
@@ -225,16 +275,21 @@ def derive_class(kind: str) -> tuple[sp.Expr, sp.Expr, Derivation]:
     ``_SQ = delta^2 - 2 eta s + eta^2 G^2`` is decreasing in s, so s is set to the class's
     lower bound (which may depend on G); the result is then maximised in G on the allowed
     interval by checking the sign of its G-derivative (sympy) or, for the Hoelder class,
-    by :func:`derive_holder_h`.  Returns ``(c, h, Derivation vs the table's (c, h))``.
+    by :func:`derive_holder_h`.  Returns ``(c, h, Derivation)``: the Derivation compares the
+    worst case of ``||Phi x - Phi y||^2`` with ``c delta^2 + h`` (it holds when the worst case
+    has that form) and its notes say how s and G were set.
     """
     require(kind in CLASSES, "kind", kind, f"one of {sorted(CLASSES)}", REF)
     eta, d, s, G = _eta, _delta, _s, _G
     L, k, b, lam = sp.symbols("L kappa beta lambda", positive=True)
-    assert sp.diff(_SQ, s) == -2 * eta  # decreasing in s: the lower bound on s is the worst case
+    require(sp.diff(_SQ, s) == -2 * eta, "s", s, "d/ds ||Phi x - Phi y||^2 = -2 eta < 0", REF)
     if kind == "weakly_smooth":
         h, der = derive_holder_h()
-        c = sp.Integer(1)  # s >= 0 part leaves delta^2; the G-part is the sup above
-        return c, h, der
+        worst = d ** 2 + h  # s >= 0 part leaves delta^2; the G-part is the sup above
+        c = sp.Integer(1)
+        return c, h, Derivation(worst, c * d ** 2 + h, sp.simplify(worst - c * d ** 2 - h),
+                                f"{kind}: s -> Hoelder co-coercivity, sup over G; "
+                                f"{der.notes}; residual of the sup: {der.residual}")
     lower_s = {
         "lipschitz": sp.Integer(0),
         "strongly_convex_smooth": k * d ** 2,
@@ -256,17 +311,70 @@ def derive_class(kind: str) -> tuple[sp.Expr, sp.Expr, Derivation]:
         require(sp.factor(dG).is_nonnegative is True, "dG", dG, "dG >= 0 for G >= 0", REF)
         worst = bound_G.subs(G, G_max)
     c, h = _c_h(worst)
-    table = {
-        "lipschitz": (1, (2 * eta * L) ** 2),
-        "strongly_convex_smooth": (1 - 2 * eta * k + eta ** 2 * b ** 2, 0),
-        "convex_smooth": (1, 0),
-        "nonconvex_smooth": ((1 + eta * b) ** 2, 0),
-        "strongly_dissipative": (1 - 2 * eta * k + eta ** 2 * b ** 2, 2 * eta * lam),
-    }[kind]
-    res = sp.simplify(sp.Abs(sp.expand(c - table[0])) + sp.Abs(sp.expand(h - table[1])))
     g_at = "0" if kind == "convex_smooth" else G_max
-    return c, h, Derivation(sp.Tuple(c, h), sp.Tuple(*table), res,
+    return c, h, Derivation(worst, c * d ** 2 + h, sp.simplify(sp.expand(worst - c * d ** 2 - h)),
                             f"{kind}: s -> {lower_s}, G -> {g_at}; dBound/dG = {sp.factor(dG)}")
+
+
+# --- Remark 3.6: gradient descent-ascent ---------------------------------------------------
+
+@dataclass(frozen=True)
+class DescentAscent:
+    """Remark 3.6: ``phi(delta) = sqrt(delta^2 + min{2 eta L, eta beta delta}^2)``, the modulus
+    of ``z -> z - eta F(z)`` for the monotone field ``F = (grad_x f, -grad_y f)`` of a
+    convex/concave ``f`` with ``||F|| <= L`` and ``F`` beta-Lipschitz; ``lipschitz`` is the
+    convex-Lipschitz modulus ``sqrt(delta^2 + (2 eta L)^2)`` that dominates it.  Values are
+    computed at ``dps`` digits."""
+
+    eta: mpf
+    L: mpf
+    beta: mpf
+    dps: int = DEFAULT_DPS
+
+    def __call__(self, delta: Number) -> mpf:
+        with precision(self.dps):
+            d = to_mpf(delta, "delta", REF_36)
+            require(d >= 0, "delta", delta, "delta >= 0", REF_36)
+            return mpmath.sqrt(d * d + min(2 * self.eta * self.L, self.eta * self.beta * d) ** 2)
+
+    @property
+    def lipschitz(self) -> Modulus:
+        return lipschitz(self.eta, self.L, dps=self.dps)
+
+
+def descent_ascent(eta: Number, L: Number, beta: Number, *, dps: int = DEFAULT_DPS
+                   ) -> DescentAscent:
+    """The modulus of Remark 3.6 (see :class:`DescentAscent`).
+
+    >>> from dpsym.numerics import nstr
+    >>> m = descent_ascent("0.1", 1, 2)
+    >>> nstr(m(1), 10), nstr(m(20), 10), nstr(m.lipschitz(20), 10)
+    ('1.019803903', '20.00099998', '20.00099998')
+    """
+    with precision(dps):
+        return DescentAscent(_pos("eta", eta, REF_36), _pos("L", L, REF_36),
+                             _pos("beta", beta, REF_36), dps)
+
+
+def derive_descent_ascent() -> Derivation:
+    """Remark 3.6 by the expansion of Section 2: for a monotone ``F`` (``s = <F z - F z',
+    z - z'> >= 0``) with ``||F|| <= L`` and ``F`` beta-Lipschitz, ``G = ||F z - F z'|| <=
+    min{2 L, beta delta}`` and ``||Phi z - Phi z'||^2 = delta^2 - 2 eta s + eta^2 G^2`` is
+    largest at ``s = 0`` and the largest G (sympy checks the signs of the derivatives)."""
+    eta, d, s, G = _eta, _delta, _s, _G
+    L, b = sp.symbols("L beta", positive=True)
+    require(sp.diff(_SQ, s).is_negative is True, "s", s, "decreasing in s", REF_36)
+    require(sp.factor(sp.diff(_SQ, G)).is_nonnegative is True, "G", G, "nondecreasing in G",
+            REF_36)
+    worst = _SQ.subs({s: 0, G: sp.Min(2 * L, b * d)})
+    target = d ** 2 + sp.Min(2 * eta * L, eta * b * d) ** 2
+    # on each branch of the min (beta delta >= 2L and <= 2L) the difference must vanish
+    x = sp.Symbol("x", nonnegative=True)
+    res = (sp.Abs(sp.simplify((worst - target).subs(d, 2 * L * (1 + x) / b)))
+           + sp.Abs(sp.simplify((worst - target).subs(L, b * d * (1 + x) / 2))))
+    return Derivation(worst, target, res,
+                      "s -> 0 (monotone F), G -> min{2L, beta delta}: "
+                      "phi(delta)^2 = delta^2 + min{2 eta L, eta beta delta}^2")
 
 
 def lipschitz_tightness(eta: Number, L: Number, delta: Number, *, dps: int = DEFAULT_DPS) -> mpf:
@@ -396,3 +504,45 @@ def stress_test(kind: str, params: dict[str, float] | None = None, *, pairs: int
     ratio = num / phi
     excess = float(np.max((num ** 2 - c * delta ** 2) / h)) if h > 0 else None
     return StressReport(kind, pairs, float(ratio.max()), excess, int(np.sum(ratio > 1 + 1e-9)))
+
+
+def descent_ascent_stress_test(eta: float = 0.3, b: float = 2.0, *, pairs: int = 20000,
+                               seed: int = 0) -> tuple[StressReport, StressReport]:
+    """Stress test of Remark 3.6 on a convex/concave saddle function (float64, seeded).
+
+    ``f(x, y) = sqrt(1 + x^2) - sqrt(1 + y^2) + b x y`` on the box ``[-3, 3]^2`` (d = 1 per
+    player): ``F(x, y) = (x/sqrt(1+x^2) + b y, y/sqrt(1+y^2) - b x)`` is monotone (convex
+    parts plus a skew bilinear part), ``beta = 1 + b`` bounds its Lipschitz constant and
+    ``L = sqrt(2) (1 + 3 b)`` bounds ``||F||`` on the box.  Pairs as in :func:`stress_test`
+    (half close pairs).  Returns the reports against :func:`descent_ascent` and against
+    the dominating convex-Lipschitz modulus; neither may exceed 1.
+    """
+    n = require_integer("pairs", pairs, REF_36, minimum=2)
+    rng = np.random.default_rng(seed)
+    L, beta = float(np.sqrt(2) * (1 + 3 * b)), 1 + b
+
+    def field(Z: np.ndarray) -> np.ndarray:
+        x, y = Z[:, 0], Z[:, 1]
+        return np.column_stack((x / np.sqrt(1 + x * x) + b * y, y / np.sqrt(1 + y * y) - b * x))
+
+    n1 = n // 2
+    Z = rng.uniform(-3, 3, size=(n, 2))
+    W = np.empty_like(Z)
+    W[:n1] = rng.uniform(-3, 3, size=(n1, 2))
+    dirs = rng.normal(size=(n - n1, 2))
+    dirs /= np.linalg.norm(dirs, axis=1, keepdims=True)
+    W[n1:] = np.clip(Z[n1:] + dirs * 10 ** rng.uniform(-4, 0, size=(n - n1, 1)), -3, 3)
+    num = np.linalg.norm(Z - eta * field(Z) - W + eta * field(W), axis=1)
+    delta = np.linalg.norm(Z - W, axis=1)
+    # phi evaluated by the mpmath definitions on every pair would be slow; their float64
+    # twins are the same expressions through numpy.vectorize
+    da = descent_ascent(repr(eta), repr(L), repr(beta))
+    lip = da.lipschitz
+    phi_da = np.vectorize(lambda v: float(da(repr(float(v)))))(delta)
+    phi_lip = np.vectorize(lambda v: float(lip(repr(float(v)))))(delta)
+    reports = []
+    for kind, phi in (("descent_ascent", phi_da), ("lipschitz", phi_lip)):
+        ratio = num / phi
+        reports.append(StressReport(kind, n, float(ratio.max()), None,
+                                    int(np.sum(ratio > 1 + 1e-9))))
+    return reports[0], reports[1]

@@ -21,15 +21,21 @@ and ``W_t = sum_{k=t}^{T-1} sigma_k^2 P_{k+1}`` (``W_T = 0``):
     u*_t = (W_t / W_{t-1}) phi_{t-1}(u*_{t-1}),                                   (4)
     E(u*) = D^2 P_0 / W_0 + sum_{t=0}^{T-1} h_t P_{t+1} / W_t.               (Thm 3.4)
 
-Symbolic checks (sympy) of the stationarity system (5), of the optimal value and of the
-T = 2 KKT solution live here too, next to a generic numeric solver (scipy multistart, then
-Newton on grad E = 0 in mpmath) that does not use the closed form.
+The objective is typed once: :func:`term` is the summand ``(phi(u_prev) - u)^2 / sigma^2``
+(and :func:`modulus_value` its ``phi``), written with an injectable square root so that the
+mpmath path (:func:`objective`), the float64 plotting path (:func:`objective_float`), the
+multistart solver and the sympy path (:func:`symbolic_objective`) all evaluate the same
+expression; the first and second derivatives of the summand live in one place too
+(:func:`term_derivatives`, checked against sympy in the tests) and every gradient and
+Hessian is assembled from them.  Symbolic checks (sympy) of the closed form's stationarity,
+of its value and of the T = 2 KKT solution live here, next to a generic numeric solver
+(scipy multistart, then Newton on grad E = 0 in mpmath) that does not use the closed form.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import mpmath
@@ -40,6 +46,7 @@ from mpmath import mpf
 from dpsym.errors import require, require_integer
 from dpsym.fdp.symbolic import Derivation
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, round_up, to_mpf
+from dpsym.papers.registry import cite
 
 __all__ = [
     "NumericSolution",
@@ -48,29 +55,102 @@ __all__ = [
     "a_to_u",
     "hessian_float",
     "is_feasible",
+    "modulus_value",
     "objective",
     "objective_float",
     "objective_gradient",
     "objective_hessian",
     "optimal_shifts",
     "optimal_value",
-    "prop_b_1_symbolic",
     "renyi_bound_from_shifts",
+    "shift_problem",
     "shifted_distances",
     "solve_numeric",
-    "stationarity_symbolic",
     "symbolic_objective",
     "symbolic_optimum",
     "t2_kkt_symbolic",
+    "term",
+    "term_derivatives",
     "u_to_a",
     "value_identity_symbolic",
     "verify_stationarity_symbolic",
+    "w_coordinates",
 ]
 
-REF_LEM = "Bravo et al. 2025, Lemma 3.5"
-REF_THM = "Bravo et al. 2025, Thm 3.4"
-REF_P = "Bravo et al. 2025, problem (P)"
+PAPER = "bravo2025"
+REF_LEM = cite(PAPER, "Lemma 3.5")
+REF_THM = cite(PAPER, "Thm 3.4")
+REF_P = cite(PAPER, "problem (P)")
+REF_33 = cite(PAPER, "Lemma 3.3")
 
+
+# --- the one formula: phi_t and the summand of E ------------------------------------------
+
+def modulus_value(c: object, h: object, x: object, sqrt: Callable = mpmath.sqrt) -> object:
+    """``phi(x) = sqrt(c x^2 + h)``, the modulus of continuity of Theorem 3.4 (Def. 2.1).
+
+    ``sqrt`` selects the arithmetic: ``mpmath.sqrt`` (default), ``numpy.sqrt`` (arrays,
+    elementwise) or ``sympy.sqrt`` (symbols).
+    """
+    return sqrt(c * x * x + h)
+
+
+def term(u_prev: object, u: object, c: object, h: object, sigma2: object,
+         sqrt: Callable = mpmath.sqrt) -> object:
+    """One summand of E in (P): ``(phi(u_prev) - u)^2 / sigma2`` with ``phi`` of
+    :func:`modulus_value`; ``E(u) = sum_t term(u_{t-1}, u_t, c_{t-1}, h_{t-1}, sigma_{t-1}^2)``.
+
+    With ``c = sigma2 = 1`` it is the ``g_{t-1}`` of Appendix B (Prop. B.1).
+
+    >>> from dpsym.numerics import nstr
+    >>> nstr(term(0, 1, 1, 4, 2), 10)         # (sqrt(4) - 1)^2 / 2
+    '0.5'
+    """
+    return (modulus_value(c, h, u_prev, sqrt) - u) ** 2 / sigma2
+
+
+def term_derivatives(x: object, y: object, c: object, h: object, s: object,
+                     sqrt: Callable = mpmath.sqrt) -> tuple[object, ...]:
+    """First and second partial derivatives of :func:`term` ``(x, y, c, h, s)`` in ``(x, y)``.
+
+    Returns ``(d/dx, d/dy, d2/dx2, d2/dxdy, d2/dy2)``, from ``phi' = c x / phi`` and
+    ``phi'' = c h / phi^3``; undefined where ``phi(x) = 0`` (``h = 0`` and ``x = 0``).  The
+    tests compare each with sympy's derivative of :func:`term`.
+    """
+    ph = modulus_value(c, h, x, sqrt)
+    d1 = c * x / ph
+    d2 = c * h / ph ** 3
+    res = ph - y
+    return (2 * res * d1 / s, -2 * res / s, 2 * (d1 * d1 + res * d2) / s, -2 * d1 / s,
+            2 / s + 0 * res)
+
+
+def _objective(full: Sequence, c: Sequence, h: Sequence, s: Sequence, sqrt: Callable) -> object:
+    """E at ``full = (u_0, .., u_T)`` (any arithmetic): the sum of the T summands."""
+    return sum(term(full[t - 1], full[t], c[t - 1], h[t - 1], s[t - 1], sqrt)
+               for t in range(1, len(c) + 1))
+
+
+def _derivatives(full: Sequence, c: Sequence, h: Sequence, s: Sequence,
+                 sqrt: Callable) -> tuple[list, list, list]:
+    """grad E, and the diagonal and off-diagonal of the tridiagonal Hess E, in u_1..u_{T-1}.
+
+    u_t enters summand t as its second argument and summand t + 1 as its first.
+    """
+    T = len(c)
+    grad, diag, off = [], [], []
+    for t in range(1, T):
+        _, gy, _, _, hyy = term_derivatives(full[t - 1], full[t], c[t - 1], h[t - 1], s[t - 1],
+                                            sqrt)
+        gx, _, hxx, hxy, _ = term_derivatives(full[t], full[t + 1], c[t], h[t], s[t], sqrt)
+        grad.append(gy + gx)
+        diag.append(hyy + hxx)
+        if t < T - 1:
+            off.append(hxy)
+    return grad, diag, off
+
+
+# --- validated data -------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class ShiftProblem:
@@ -87,7 +167,7 @@ class ShiftProblem:
 
     def phi(self, t: int, x: mpf) -> mpf:
         """The modulus ``phi_t(x) = sqrt(c_t x^2 + h_t)`` (even in x)."""
-        return mpmath.sqrt(self.c[t] * x * x + self.h[t])
+        return modulus_value(self.c[t], self.h[t], x)
 
 
 def _seq(name: str, xs: Sequence[Number] | Number, ref: str) -> tuple[mpf, ...]:
@@ -96,9 +176,10 @@ def _seq(name: str, xs: Sequence[Number] | Number, ref: str) -> tuple[mpf, ...]:
     return tuple(to_mpf(x, f"{name}[{i}]", ref) for i, x in enumerate(xs))
 
 
-def _problem(D: Number, c: Sequence[Number], h: Sequence[Number], sigma2: Sequence[Number],
-             ref: str = REF_THM) -> ShiftProblem:
-    """Coerce and validate the data at the current precision (Thm 3.4 hypotheses)."""
+def shift_problem(D: Number, c: Sequence[Number], h: Sequence[Number],
+                  sigma2: Sequence[Number], ref: str = REF_THM) -> ShiftProblem:
+    """Coerce and validate the data of (P) at the current precision (Thm 3.4's hypotheses:
+    ``D > 0``, ``c_t > 0``, ``h_t >= 0``, ``sigma_t^2 > 0``, equal lengths ``T >= 1``)."""
     Dv = to_mpf(D, "D", ref)
     require(Dv > 0, "D", D, "D > 0 (diameter of the domain)", ref)
     cs, hs, ss = _seq("c", c, ref), _seq("h", h, ref), _seq("sigma2", sigma2, ref)
@@ -114,16 +195,38 @@ def _problem(D: Number, c: Sequence[Number], h: Sequence[Number], sigma2: Sequen
     return ShiftProblem(Dv, cs, hs, ss)
 
 
-def _PW(pr: ShiftProblem) -> tuple[list[mpf], list[mpf]]:
-    """P_t = prod_{l=t}^{T-1} c_l and W_t = sum_{k=t}^{T-1} sigma_k^2 P_{k+1}, t = 0..T."""
-    T = pr.T
-    P = [mpf(1)] * (T + 1)
-    W = [mpf(0)] * (T + 1)
-    for t in range(T - 1, -1, -1):
-        P[t] = P[t + 1] * pr.c[t]
-        W[t] = W[t + 1] + pr.sigma2[t] * P[t + 1]
-    return P, W
+# --- the closed form, once, in any arithmetic (mpmath numbers or sympy symbols) ----------
 
+def _products(c: Sequence) -> list:
+    """P_t = prod_{l=t}^{T-1} c_l, t = 0..T (P_T = 1)."""
+    P = [1] * (len(c) + 1)
+    for t in range(len(c) - 1, -1, -1):
+        P[t] = P[t + 1] * c[t]
+    return P
+
+
+def _weights(P: Sequence, s: Sequence) -> list:
+    """W_t = sum_{k=t}^{T-1} s_k P_{k+1}, t = 0..T (W_T = 0)."""
+    W = [0] * (len(s) + 1)
+    for t in range(len(s) - 1, -1, -1):
+        W[t] = W[t + 1] + s[t] * P[t + 1]
+    return W
+
+
+def _theorem_3_4(D: object, h: Sequence, P: Sequence, W: Sequence) -> object:
+    """E(u*) = D^2 P_0 / W_0 + sum_t h_t P_{t+1} / W_t (Theorem 3.4)."""
+    return D ** 2 * P[0] / W[0] + sum(h[t] * P[t + 1] / W[t] for t in range(len(h)))
+
+
+def _recursion(D: object, c: Sequence, h: Sequence, W: Sequence, sqrt: Callable) -> list:
+    """u*_0 = D, u*_t = (W_t / W_{t-1}) phi_{t-1}(u*_{t-1}), t = 1..T (eq. (4); u*_T = 0)."""
+    u = [D]
+    for t in range(1, len(c) + 1):
+        u.append(W[t] / W[t - 1] * modulus_value(c[t - 1], h[t - 1], u[-1], sqrt))
+    return u
+
+
+# --- the closed form (Lemma 3.5, Theorem 3.4) ----------------------------------------------
 
 @dataclass(frozen=True)
 class ShiftSolution:
@@ -158,26 +261,16 @@ def optimal_shifts(D: Number, c: Sequence[Number], h: Sequence[Number],
     (['0.33333', '0.33333', '0.33333'], '0.33333')
     """
     with precision(dps + GUARD_DPS):
-        pr = _problem(D, c, h, sigma2, REF_LEM)
-        P, W = _PW(pr)
-        T = pr.T
-        u = [pr.D]
-        a = []
-        r = []
-        for t in range(1, T + 1):
-            ph = pr.phi(t - 1, u[-1])
-            rt = W[t] / W[t - 1]
-            r.append(rt)
-            u.append(rt * ph)
-            a.append(ph - u[-1])
-        value = _value(pr, P, W)
+        pr = shift_problem(D, c, h, sigma2, REF_LEM)
+        P = _products(pr.c)
+        W = _weights(P, pr.sigma2)
+        u = _recursion(pr.D, pr.c, pr.h, W, mpmath.sqrt)
+        r = [W[t] / W[t - 1] for t in range(1, pr.T + 1)]
+        a = [pr.phi(t - 1, u[t - 1]) - u[t] for t in range(1, pr.T + 1)]
+        value = _theorem_3_4(pr.D, pr.h, P, W)
     with precision(dps):
         return ShiftSolution(tuple(+x for x in u), tuple(+x for x in a),
                              tuple(+x for x in r), round_up(value, dps), dps)
-
-
-def _value(pr: ShiftProblem, P: list[mpf], W: list[mpf]) -> mpf:
-    return pr.D ** 2 * P[0] / W[0] + mpmath.fsum(pr.h[t] * P[t + 1] / W[t] for t in range(pr.T))
 
 
 def optimal_value(D: Number, c: Sequence[Number], h: Sequence[Number],
@@ -196,9 +289,9 @@ def optimal_value(D: Number, c: Sequence[Number], h: Sequence[Number],
     '0.125'
     """
     with precision(dps + GUARD_DPS):
-        pr = _problem(D, c, h, sigma2, REF_THM)
-        P, W = _PW(pr)
-        value = _value(pr, P, W)
+        pr = shift_problem(D, c, h, sigma2, REF_THM)
+        P = _products(pr.c)
+        value = _theorem_3_4(pr.D, pr.h, P, _weights(P, pr.sigma2))
     return round_up(value, dps)
 
 
@@ -220,12 +313,14 @@ def objective(u: Sequence[Number], D: Number, c: Sequence[Number], h: Sequence[N
 
     ``u`` is the interior ``(u_1..u_{T-1})`` (any real vector: Lemma 3.5 minimises over
     R^{T-1}) or the full ``(D, u_1, .., u_{T-1}, 0)``.
+
+    >>> from dpsym.numerics import nstr
+    >>> nstr(objective([2], 3, [1, 1], [0, 0], [1, 1]), 10)     # (3 - 2)^2 + 2^2
+    '5.0'
     """
     with precision(dps + GUARD_DPS):
-        pr = _problem(D, c, h, sigma2, REF_P)
-        x = _full_u(pr, u)
-        e = mpmath.fsum((pr.phi(t - 1, x[t - 1]) - x[t]) ** 2 / pr.sigma2[t - 1]
-                        for t in range(1, pr.T + 1))
+        pr = shift_problem(D, c, h, sigma2, REF_P)
+        e = _objective(_full_u(pr, u), pr.c, pr.h, pr.sigma2, mpmath.sqrt)
     with precision(dps):
         return +e
 
@@ -233,24 +328,19 @@ def objective(u: Sequence[Number], D: Number, c: Sequence[Number], h: Sequence[N
 def _grad_hess(pr: ShiftProblem, x: list[mpf]) -> tuple[list[mpf], mpmath.matrix]:
     """Gradient and (tridiagonal) Hessian of E in the interior variables u_1..u_{T-1}.
 
-    phi_t' = c_t u / phi_t and phi_t'' = c_t h_t / phi_t^3; at a point with phi_t(u_t) = 0
-    (h_t = 0, u_t = 0) E is not differentiable and a ValueError is raised.
+    At a point with phi_t(u_t) = 0 (h_t = 0, u_t = 0) E is not differentiable and a
+    ValueError is raised.
     """
-    T = pr.T
-    n = T - 1
-    g = [mpf(0)] * n
+    for t in range(1, pr.T):
+        require(pr.phi(t, x[t]) > 0, f"u[{t}]", x[t], "phi_t(u_t) > 0 (E differentiable there)",
+                REF_P)
+    g, diag, off = _derivatives(x, pr.c, pr.h, pr.sigma2, mpmath.sqrt)
+    n = pr.T - 1
     H = mpmath.matrix(n, n)
-    for t in range(1, T):
-        ph_prev = pr.phi(t - 1, x[t - 1])
-        ph = pr.phi(t, x[t])
-        require(ph > 0, f"u[{t}]", x[t], "phi_t(u_t) > 0 (E differentiable there)", REF_P)
-        d1 = pr.c[t] * x[t] / ph
-        d2 = pr.c[t] * pr.h[t] / ph ** 3
-        res = ph - x[t + 1]
-        g[t - 1] = -2 * (ph_prev - x[t]) / pr.sigma2[t - 1] + 2 * res * d1 / pr.sigma2[t]
-        H[t - 1, t - 1] = 2 / pr.sigma2[t - 1] + 2 * (d1 ** 2 + res * d2) / pr.sigma2[t]
-        if t < T - 1:
-            H[t - 1, t] = H[t, t - 1] = -2 * d1 / pr.sigma2[t]
+    for i in range(n):
+        H[i, i] = diag[i]
+    for i, v in enumerate(off):
+        H[i, i + 1] = H[i + 1, i] = v
     return g, H
 
 
@@ -259,7 +349,7 @@ def objective_gradient(u: Sequence[Number], D: Number, c: Sequence[Number],
                        dps: int = DEFAULT_DPS) -> list[mpf]:
     """``grad E(u)`` in ``(u_1..u_{T-1})``; its components are eq. (5) times 2/(s_{t-1} s_t)."""
     with precision(dps + GUARD_DPS):
-        pr = _problem(D, c, h, sigma2, REF_P)
+        pr = shift_problem(D, c, h, sigma2, REF_P)
         g, _ = _grad_hess(pr, _full_u(pr, u))
     with precision(dps):
         return [+v for v in g]
@@ -270,7 +360,7 @@ def objective_hessian(u: Sequence[Number], D: Number, c: Sequence[Number],
                       dps: int = DEFAULT_DPS) -> mpmath.matrix:
     """``Hess E(u)`` (tridiagonal, (T-1)x(T-1)); Appendix B: PSD on the feasible set only."""
     with precision(dps + GUARD_DPS):
-        pr = _problem(D, c, h, sigma2, REF_P)
+        pr = shift_problem(D, c, h, sigma2, REF_P)
         _, H = _grad_hess(pr, _full_u(pr, u))
     with precision(dps):
         return H * 1
@@ -281,7 +371,7 @@ def u_to_a(u: Sequence[Number], D: Number, c: Sequence[Number], h: Sequence[Numb
     """Shifts ``a_t = phi_{t-1}(u_{t-1}) - u_t``, t = 1..T, from ``u`` (Section 3.1)."""
     T = len(c)
     with precision(dps + GUARD_DPS):
-        pr = _problem(D, c, h, [1] * T, REF_P)
+        pr = shift_problem(D, c, h, [1] * T, REF_P)
         x = _full_u(pr, u)
         a = [pr.phi(t - 1, x[t - 1]) - x[t] for t in range(1, T + 1)]
     with precision(dps):
@@ -297,9 +387,9 @@ def shifted_distances(a: Sequence[Number], D: Number, c: Sequence[Number],
     """
     T = len(c)
     with precision(dps + GUARD_DPS):
-        pr = _problem(D, c, h, [1] * T, "Bravo et al. 2025, Lemma 3.3")
-        av = _seq("a", a, "Bravo et al. 2025, Lemma 3.3")
-        require(len(av) == T, "a", a, f"length T = {T}", "Bravo et al. 2025, Lemma 3.3")
+        pr = shift_problem(D, c, h, [1] * T, REF_33)
+        av = _seq("a", a, REF_33)
+        require(len(av) == T, "a", a, f"length T = {T}", REF_33)
         out = []
         d = pr.D
         for t in range(T):
@@ -338,16 +428,15 @@ def renyi_bound_from_shifts(alpha: Number, a: Sequence[Number], sigma2: Sequence
     Lemma 3.3 (Bravo et al. 2025); ``a[k]`` pairs with ``sigma2[k]``.  Feasibility of ``a``
     is the caller's business (see :func:`is_feasible`).
     """
-    ref = "Bravo et al. 2025, Lemma 3.3"
     with precision(dps + GUARD_DPS):
-        al = to_mpf(alpha, "alpha", ref)
-        require(al >= 1, "alpha", alpha, "alpha >= 1", ref)
-        av, sv = _seq("a", a, ref), _seq("sigma2", sigma2, ref)
-        require(len(av) == len(sv), "a", a, "the same length as sigma2", ref)
+        al = to_mpf(alpha, "alpha", REF_33)
+        require(al >= 1, "alpha", alpha, "alpha >= 1", REF_33)
+        av, sv = _seq("a", a, REF_33), _seq("sigma2", sigma2, REF_33)
+        require(len(av) == len(sv), "a", a, "the same length as sigma2", REF_33)
         for i, v in enumerate(av):
-            require(v >= 0, f"a[{i}]", v, "a_t >= 0", ref)
+            require(v >= 0, f"a[{i}]", v, "a_t >= 0", REF_33)
         for i, v in enumerate(sv):
-            require(v > 0, f"sigma2[{i}]", v, "sigma_t^2 > 0", ref)
+            require(v > 0, f"sigma2[{i}]", v, "sigma_t^2 > 0", REF_33)
         val = al / 2 * mpmath.fsum(x * x / s for x, s in zip(av, sv, strict=True))
     return round_up(val, dps)
 
@@ -372,19 +461,20 @@ class NumericSolution:
     grad_norm: mpf
 
 
+def _float_full(x: np.ndarray, D: float) -> list:
+    return [D, *x, 0.0]
+
+
 def _E_float(x: np.ndarray, D: float, c: np.ndarray, h: np.ndarray, s: np.ndarray) -> float:
-    full = np.concatenate(([D], x, [0.0]))
-    return float(np.sum((np.sqrt(c * full[:-1] ** 2 + h) - full[1:]) ** 2 / s))
+    return float(_objective(_float_full(x, D), c, h, s, np.sqrt))
 
 
 def _grad_float(x: np.ndarray, D: float, c: np.ndarray, h: np.ndarray,
                 s: np.ndarray) -> np.ndarray:
-    full = np.concatenate(([D], x, [0.0]))
-    ph = np.sqrt(c * full[:-1] ** 2 + h)
-    res = ph - full[1:]
     with np.errstate(divide="ignore", invalid="ignore"):
-        d1 = np.where(ph > 0, c * full[:-1] / ph, np.sqrt(c))
-    return -2 * res[:-1] / s[:-1] + 2 * res[1:] * d1[1:] / s[1:]
+        g, _, _ = _derivatives(_float_full(x, D), c, h, s, np.sqrt)
+    # phi_t(u_t) = 0 (h_t = 0 at u_t = 0) is a kink of E: take 0 there (measure zero)
+    return np.nan_to_num(np.array(g, dtype=float), nan=0.0, posinf=0.0, neginf=0.0)
 
 
 def solve_numeric(D: Number, c: Sequence[Number], h: Sequence[Number], sigma2: Sequence[Number],
@@ -401,7 +491,7 @@ def solve_numeric(D: Number, c: Sequence[Number], h: Sequence[Number], sigma2: S
 
     starts = require_integer("starts", starts, REF_P, minimum=1)
     with precision(dps + GUARD_DPS):
-        pr = _problem(D, c, h, sigma2, REF_P)
+        pr = shift_problem(D, c, h, sigma2, REF_P)
     T = pr.T
     if T == 1:
         with precision(dps):
@@ -434,14 +524,13 @@ def solve_numeric(D: Number, c: Sequence[Number], h: Sequence[Number], sigma2: S
             if max(abs(v) for v in step) <= tol * max(mpf(1), pr.D):
                 break
         g, _ = _grad_hess(pr, x)
-        val = mpmath.fsum((pr.phi(t - 1, x[t - 1]) - x[t]) ** 2 / pr.sigma2[t - 1]
-                          for t in range(1, T + 1))
+        val = _objective(x, pr.c, pr.h, pr.sigma2, mpmath.sqrt)
         gn = max(abs(v) for v in g)
     with precision(dps):
         return NumericSolution(tuple(+v for v in x[1:-1]), +val, xs_arr, Es_arr, steps, +gn)
 
 
-# --- sympy: objective, stationarity (5), closed form, Theorem 3.4 value, T = 2 KKT ---
+# --- sympy: objective, closed form, stationarity, Theorem 3.4 value, T = 2 KKT ---
 
 def _symbols(T: int) -> tuple[sp.Symbol, tuple, tuple, tuple]:
     D = sp.Symbol("D", positive=True)
@@ -459,53 +548,35 @@ def symbolic_objective(T: int) -> tuple[sp.Expr, tuple[sp.Symbol, ...], dict[str
     T = require_integer("T", T, REF_P, minimum=1)
     D, c, h, s = _symbols(T)
     u = sp.symbols(f"u1:{T}", real=True) if T > 1 else ()
-    full = [D, *u, sp.Integer(0)]
-    E = sum((sp.sqrt(c[t - 1] * full[t - 1] ** 2 + h[t - 1]) - full[t]) ** 2 / s[t - 1]
-            for t in range(1, T + 1))
+    E = _objective([D, *u, sp.Integer(0)], c, h, s, sp.sqrt)
     return E, tuple(u), {"D": D, "c": c, "h": h, "s": s}
-
-
-def _sym_PW(c: tuple, s: tuple, T: int) -> tuple[list, list]:
-    P = [sp.Integer(1)] * (T + 1)
-    W = [sp.Integer(0)] * (T + 1)
-    for t in range(T - 1, -1, -1):
-        P[t] = P[t + 1] * c[t]
-        W[t] = W[t + 1] + s[t] * P[t + 1]
-    return P, W
 
 
 def symbolic_optimum(T: int) -> tuple[list[sp.Expr], sp.Expr, dict[str, object]]:
     """Closed forms as sympy expressions: ``([u*_1..u*_{T-1}], E* (Thm 3.4), symbols)``."""
     T = require_integer("T", T, REF_LEM, minimum=1)
     D, c, h, s = _symbols(T)
-    P, W = _sym_PW(c, s, T)
-    u = [D]
-    for t in range(1, T):
-        u.append(W[t] / W[t - 1] * sp.sqrt(c[t - 1] * u[-1] ** 2 + h[t - 1]))
-    value = D ** 2 * P[0] / W[0] + sum(h[t] * P[t + 1] / W[t] for t in range(T))
-    return u[1:], value, {"D": D, "c": c, "h": h, "s": s}
+    P = _products(c)
+    W = _weights(P, s)
+    u = _recursion(D, c, h, W, sp.sqrt)
+    return u[1:-1], _theorem_3_4(D, h, P, W), {"D": D, "c": c, "h": h, "s": s}
 
 
-def stationarity_symbolic(T: int) -> list[Derivation]:
-    """Eq. (5) from differentiating E: ``dE/du_t * s_{t-1} s_t / 2`` minus the paper's (5).
+def w_coordinates(T: int) -> tuple[sp.Symbol, tuple, tuple, list, list, list]:
+    """Data of (P) in the coordinates (D, c_t, h_t, W_t): ``s_t = (W_t - W_{t+1}) / P_{t+1}``.
 
-    (5): ``(c_t s_{t-1} + s_t) u_t - s_{t-1} phi_t'(u_t) u_{t+1} = s_t phi_{t-1}(u_{t-1})``.
-    One Derivation per t = 1..T-1 (residual 0 means sympy's derivative equals (5)).
+    ``(s_0..s_{T-1}) -> (W_0..W_{T-1})`` is a bijection of the positive data (s_t > 0 iff
+    W_t > W_{t+1}), and in these coordinates ``r_t = W_t / W_{t-1}`` is a monomial ratio,
+    which keeps sympy's rational arithmetic small.  Returns ``(D, c, h, W, P, s)``.
     """
-    E, u, sy = symbolic_objective(T)
-    D, c, h, s = sy["D"], sy["c"], sy["h"], sy["s"]
-    full = [D, *u, sp.Integer(0)]
-    out = []
-    for t in range(1, T):
-        phi_prev = sp.sqrt(c[t - 1] * full[t - 1] ** 2 + h[t - 1])
-        phi_t = sp.sqrt(c[t] * full[t] ** 2 + h[t])
-        dphi = sp.diff(phi_t, full[t])
-        derived = sp.expand(sp.diff(E, full[t]) * s[t - 1] * s[t] / 2)
-        target = sp.expand((c[t] * s[t - 1] + s[t]) * full[t] - s[t - 1] * dphi * full[t + 1]
-                           - s[t] * phi_prev)
-        out.append(Derivation(derived, target, sp.simplify(derived - target),
-                              f"T={T}, t={t}: s_(t-1) s_t/2 * dE/du_t equals eq. (5)"))
-    return out
+    T = require_integer("T", T, REF_LEM, minimum=1)
+    D = sp.Symbol("D", positive=True)
+    c = sp.symbols(f"c0:{T}", positive=True)
+    h = sp.symbols(f"h0:{T}", nonnegative=True)
+    W = [*sp.symbols(f"W0:{T}", positive=True), sp.Integer(0)]
+    P = _products(c)
+    s = [(W[t] - W[t + 1]) / P[t + 1] for t in range(T)]
+    return D, c, h, W, P, s
 
 
 @functools.cache
@@ -517,24 +588,25 @@ def verify_stationarity_symbolic(T: int) -> Derivation:
     already-substituted history), ``u_t = r_t Q`` and ``u_{t+1} = r_{t+1} phi_t(u_t)`` with
     ``r_t = W_t / W_{t-1}`` as rational functions of the data (``u_T = 0``, ``r_T = 0``).
     That covers every t exactly, since dE/du_t depends on u only through u_{t-1}, u_t,
-    u_{t+1}.  The data are in the coordinates of :func:`_W_coordinates`.  For T <= 3 the
-    nested-radical u* is also substituted in full, in the original coordinates.
+    u_{t+1}: with ``phi_t(u_t) phi_t'(u_t) = c_t u_t``, dE/du_t / 2 reduces to
+    ``phi_{t-1} [-(1 - r_t)/s_{t-1} + (1 - r_{t+1}) c_t r_t / s_t]``, so the optimal ratios do
+    not depend on h.  The data are in the coordinates of :func:`w_coordinates`.  For T <= 3
+    the nested-radical u* is also substituted in full, in the original coordinates.
     """
     T = require_integer("T", T, REF_LEM, minimum=2)
-    D, c, h, W, _, s = _W_coordinates(T)
+    D, c, h, W, _, s = w_coordinates(T)
     u = sp.symbols(f"u1:{T}", real=True)
     full = [D, *u, sp.Integer(0)]
-    E = sum((sp.sqrt(c[t - 1] * full[t - 1] ** 2 + h[t - 1]) - full[t]) ** 2 / s[t - 1]
-            for t in range(1, T + 1))
+    E = _objective(full, c, h, s, sp.sqrt)
     r = [None] + [W[t] / W[t - 1] for t in range(1, T + 1)]
     Q = sp.Symbol("Q", positive=True)
     resid = sp.Integer(0)
     for t in range(1, T):
         g = sp.diff(E, full[t])
-        g = g.subs(sp.sqrt(c[t - 1] * full[t - 1] ** 2 + h[t - 1]), Q)
+        g = g.subs(modulus_value(c[t - 1], h[t - 1], full[t - 1], sp.sqrt), Q)
         ut = r[t] * Q
         if t + 1 < T:
-            g = g.subs(full[t + 1], r[t + 1] * sp.sqrt(c[t] * ut ** 2 + h[t]))
+            g = g.subs(full[t + 1], r[t + 1] * modulus_value(c[t], h[t], ut, sp.sqrt))
         g = g.subs(full[t], ut)
         resid += sp.Abs(sp.simplify(sp.together(g)))
     notes = (f"T={T}: dE/du_t at u_t = r_t phi_(t-1), u_(t+1) = r_(t+1) phi_t(u_t), "
@@ -549,33 +621,6 @@ def verify_stationarity_symbolic(T: int) -> Derivation:
     return Derivation(sp.Integer(0), sp.Integer(0), sp.simplify(resid), notes)
 
 
-def _stationary_reduction(T: int) -> None:  # pragma: no cover - documentation of the algebra
-    """With u_{t+1} = r_{t+1} phi_t(u_t) and u_t = r_t phi_{t-1}(u_{t-1}):
-
-    dE/du_t / 2 = -(1-r_t) phi_{t-1}/s_{t-1} + (1-r_{t+1}) phi_t phi_t'/s_t
-                = phi_{t-1} [-(1-r_t)/s_{t-1} + (1-r_{t+1}) c_t r_t / s_t]
-    because phi_t(u_t) phi_t'(u_t) = c_t u_t = c_t r_t phi_{t-1}.
-    """
-
-
-def _W_coordinates(T: int) -> tuple[sp.Symbol, tuple, tuple, list, list, list]:
-    """Data in the coordinates (D, c_t, h_t, W_t): ``s_t = (W_t - W_{t+1}) / P_{t+1}``.
-
-    ``(s_0..s_{T-1}) -> (W_0..W_{T-1})`` is a bijection of the positive data (s_t > 0 iff
-    W_t > W_{t+1}), and in these coordinates ``r_t = W_t / W_{t-1}`` is a monomial ratio,
-    which keeps sympy's rational arithmetic small.  Returns ``(D, c, h, W, P, s)``.
-    """
-    D = sp.Symbol("D", positive=True)
-    c = sp.symbols(f"c0:{T}", positive=True)
-    h = sp.symbols(f"h0:{T}", nonnegative=True)
-    W = [*sp.symbols(f"W0:{T}", positive=True), sp.Integer(0)]
-    P = [sp.Integer(1)] * (T + 1)
-    for t in range(T - 1, -1, -1):
-        P[t] = P[t + 1] * c[t]
-    s = [(W[t] - W[t + 1]) / P[t + 1] for t in range(T)]
-    return D, c, h, W, P, s
-
-
 @functools.cache
 def value_identity_symbolic(T: int) -> Derivation:
     """E(u*) equals the Theorem 3.4 expression, exactly (sympy), for symbolic data.
@@ -583,17 +628,17 @@ def value_identity_symbolic(T: int) -> Derivation:
     ``q_t = phi_{t-1}(u*_{t-1})^2`` obeys ``q_1 = c_0 D^2 + h_0``, ``q_{t+1} = c_t r_t^2 q_t +
     h_t`` and ``E(u*) = sum_t (1 - r_t)^2 q_t / s_{t-1}`` -- this is E evaluated at (4) with
     the square roots squared away (each summand is ``(phi_{t-1} - r_t phi_{t-1})^2``).  The
-    identity is checked in the coordinates of :func:`_W_coordinates` (numerator of the
+    identity is checked in the coordinates of :func:`w_coordinates` (numerator of the
     difference over a common denominator expands to 0).
     """
     T = require_integer("T", T, REF_THM, minimum=1)
-    D, c, h, W, P, s = _W_coordinates(T)
+    D, c, h, W, P, s = w_coordinates(T)
     r = [None] + [W[t] / W[t - 1] for t in range(1, T + 1)]
-    q = [None, c[0] * D ** 2 + h[0]]
+    q = [None, modulus_value(c[0], h[0], D, sp.sqrt) ** 2]
     for t in range(1, T):
-        q.append(c[t] * r[t] ** 2 * q[t] + h[t])
+        q.append(modulus_value(c[t], h[t], r[t] * sp.sqrt(q[t]), sp.sqrt) ** 2)
     E = sum((1 - r[t]) ** 2 * q[t] / s[t - 1] for t in range(1, T + 1))
-    thm = D ** 2 * P[0] / W[0] + sum(h[t] * P[t + 1] / W[t] for t in range(T))
+    thm = _theorem_3_4(D, h, P, W)
     num, _den = sp.fraction(sp.together(E - thm))
     res = sp.expand(num)
     return Derivation(E, thm, res, f"T={T}: numerator of E(u*) - Theorem 3.4 value expands "
@@ -615,58 +660,34 @@ def t2_kkt_symbolic() -> tuple[Derivation, Derivation]:
     return d1, d2
 
 
-def prop_b_1_symbolic() -> list[Derivation]:
-    """Proposition B.1: Hessian, determinant and trace of g(x, y) = (sqrt(x^2 + h) - y)^2.
-
-    Targets are the paper's printed entries; residual 0 means sympy's derivative agrees.
-    """
-    x, y = sp.symbols("u_prev u_t", real=True)
-    h = sp.Symbol("h", positive=True)
-    g = (sp.sqrt(x ** 2 + h) - y) ** 2
-    H = sp.hessian(g, (x, y))
-    R = sp.sqrt(x ** 2 + h)
-    printed = sp.Matrix([[2 - 2 * h * y / R ** 3, -2 * x / R], [-2 * x / R, 2]])
-    det_printed = 4 * h * (R - y) / R ** 3
-    tr_printed = 4 - 2 * h * y / R ** 3
-    out = [Derivation(H, printed, sp.simplify(H - printed).norm(), "Prop B.1: Hessian")]
-    out.append(Derivation(H.det(), det_printed, sp.simplify(H.det() - det_printed),
-                          "Prop B.1: det = 4h(sqrt(x^2+h) - y)/(x^2+h)^(3/2)"))
-    out.append(Derivation(H.trace(), tr_printed, sp.simplify(H.trace() - tr_printed),
-                          "Prop B.1: trace = 4 - 2hy/(x^2+h)^(3/2)"))
-    return out
-
-
 # --- float64 paths for plotting only (vectorised over leading axes) ---
+
+def _float_grid_full(U: np.ndarray, D: float) -> list:
+    U = np.asarray(U, dtype=float)
+    return [np.full(U.shape[:-1], float(D)), *np.moveaxis(U, -1, 0), np.zeros(U.shape[:-1])]
+
 
 def objective_float(U: np.ndarray, D: float, c: Sequence[float], h: Sequence[float],
                     sigma2: Sequence[float]) -> np.ndarray:
-    """``E`` at the points ``U[..., :]`` (interior coordinates), float64 (plots only)."""
-    U = np.asarray(U, dtype=float)
+    """``E`` at the points ``U[..., :]`` (interior coordinates), float64 (plots only); the
+    summands are :func:`term` with ``numpy.sqrt``."""
     cf, hf, sf = (np.asarray(v, dtype=float) for v in (c, h, sigma2))
-    lead = U.shape[:-1]
-    full = np.concatenate((np.full((*lead, 1), float(D)), U, np.zeros((*lead, 1))), axis=-1)
-    ph = np.sqrt(cf * full[..., :-1] ** 2 + hf)
-    return np.sum((ph - full[..., 1:]) ** 2 / sf, axis=-1)
+    return _objective(_float_grid_full(U, D), cf, hf, sf, np.sqrt)
 
 
 def hessian_float(U: np.ndarray, D: float, c: Sequence[float], h: Sequence[float],
                   sigma2: Sequence[float]) -> np.ndarray:
     """``Hess E`` at the points ``U[..., :]``, shape ``(..., T-1, T-1)``, float64 (plots only).
 
-    Same formulas as :func:`objective_hessian` (phi' = c u/phi, phi'' = c h/phi^3).
+    Assembled from :func:`term_derivatives`, like :func:`objective_hessian`.
     """
     U = np.asarray(U, dtype=float)
     cf, hf, sf = (np.asarray(v, dtype=float) for v in (c, h, sigma2))
-    lead = U.shape[:-1]
+    _, diag, off = _derivatives(_float_grid_full(U, D), cf, hf, sf, np.sqrt)
     n = U.shape[-1]
-    full = np.concatenate((np.full((*lead, 1), float(D)), U, np.zeros((*lead, 1))), axis=-1)
-    H = np.zeros((*lead, n, n))
-    for t in range(1, n + 1):
-        ph = np.sqrt(cf[t] * full[..., t] ** 2 + hf[t])
-        d1 = cf[t] * full[..., t] / ph
-        d2 = cf[t] * hf[t] / ph ** 3
-        res = ph - full[..., t + 1]
-        H[..., t - 1, t - 1] = 2 / sf[t - 1] + 2 * (d1 ** 2 + res * d2) / sf[t]
-        if t < n:
-            H[..., t - 1, t] = H[..., t, t - 1] = -2 * d1 / sf[t]
+    H = np.zeros((*U.shape[:-1], n, n))
+    for i in range(n):
+        H[..., i, i] = diag[i]
+    for i, v in enumerate(off):
+        H[..., i, i + 1] = H[..., i + 1, i] = v
     return H

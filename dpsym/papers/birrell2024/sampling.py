@@ -16,10 +16,11 @@ from functools import cache
 
 import numpy as np
 import sympy as sp
-from matplotlib.figure import Figure
 
 from dpsym.errors import require, require_integer
-from dpsym.figures import figure, new_figure
+from dpsym.fdp.symbolic import Derivation
+from dpsym.papers.birrell2024 import printed
+from dpsym.papers.registry import cite
 from dpsym.sampling import (
     SCHEMES,
     DecompositionCheck,
@@ -38,6 +39,7 @@ from dpsym.sampling import (
 __all__ = [
     "EQ_22_ALIGNMENTS",
     "app_f_enumeration",
+    "app_f_ratios",
     "app_f_symbolic",
     "eq_21",
     "eq_22",
@@ -49,14 +51,13 @@ __all__ = [
     "eq_145",
     "eq_146",
     "eq_147",
-    "figure_eq_22",
     "lem_a_1",
     "lem_d_1",
     "sec_4_1_printed_index_set",
     "synthetic_gradients",
 ]
 
-_REF = "Birrell et al. 2024"
+PAPER = "birrell2024"
 
 
 def lem_a_1(N: int, B: int) -> DecompositionCheck:
@@ -127,9 +128,9 @@ def eq_145(abar_sq: float, a2bar: float, N: int, B: int) -> float:
 
 def eq_147(N: int, B: int) -> Fraction:
     """Eq. (147): Var[Z_R] / Var[Z_B] = (1 - 1/N)/(1 - q) > 1 (exact rational)."""
-    n = require_integer("N", N, f"{_REF}, eq. (147)", minimum=2)
-    b = require_integer("B", B, f"{_REF}, eq. (147)", minimum=1)
-    require(b < n, "B", b, f"B < N = {n}", f"{_REF}, eq. (147)")
+    n = require_integer("N", N, cite(PAPER, "eq. (147)"), minimum=2)
+    b = require_integer("B", B, cite(PAPER, "eq. (147)"), minimum=1)
+    require(b < n, "B", b, f"B < N = {n}", cite(PAPER, "eq. (147)"))
     v = eq_21(Fraction(0), Fraction(1), n, b)
     return Fraction(v["fswr"]) / Fraction(v["fswor"])  # type: ignore[arg-type]
 
@@ -156,13 +157,31 @@ def app_f_enumeration(N: int, B: int) -> dict[str, sp.Expr]:
     return out
 
 
+def app_f_ratios() -> dict[str, Derivation]:
+    """The variance ratios of Sec. 4.1 / App. F, derived (ratios of
+    :func:`dpsym.sampling.variance_symbolic`, symbolic N = |D|, B = |B|) against the printed
+    (22) = (146), (145), (147) and the last line of (143)."""
+    N, B = sp.symbols("N B", positive=True, integer=True)
+    abar, a2bar = sp.symbols("abar a2bar", real=True)
+    names = {"N": N, "B": B, "abar": abar, "a2bar": a2bar}
+    vp, vb, vr = (variance_symbolic(s) for s in ("poisson", "fswor", "fswr"))  # type: ignore
+    derived = {"22": vb / vp, "145": vr / vp, "147": vr / vb, "143": vr}
+    target = {"22": printed.EQ_22, "145": printed.EQ_145, "147": printed.EQ_147,
+              "143": printed.EQ_143}
+    out = {}
+    for key, d in derived.items():
+        t = sp.sympify(target[key].value, locals={**names, "VarP": vp})
+        out[key] = Derivation(d, t, sp.simplify(d - t), f"eq. ({key})")
+    return out
+
+
 def sec_4_1_printed_index_set(N: int, B: int) -> sp.Expr:
     """E[Z_B] - abar when B is drawn, as printed in Sec. 4.1 / App. F, from {2..N} instead
     of {1..N} (symbols a_1..a_N): nonzero, so the printed index set contradicts E[Z_B] =
     abar (eq. (142)); with {1..N} the difference is 0."""
-    n = require_integer("N", N, f"{_REF}, Sec. 4.1", minimum=3)
-    b = require_integer("B", B, f"{_REF}, Sec. 4.1", minimum=1)
-    require(b < n, "B", b, f"B < N = {n}", f"{_REF}, Sec. 4.1")
+    n = require_integer("N", N, cite(PAPER, "Sec. 4.1"), minimum=3)
+    b = require_integer("B", B, cite(PAPER, "Sec. 4.1"), minimum=1)
+    require(b < n, "B", b, f"B < N = {n}", cite(PAPER, "Sec. 4.1"))
     from itertools import combinations
 
     a = sp.symbols(f"a1:{n + 1}", real=True)
@@ -199,33 +218,3 @@ def eq_22_montecarlo(N: int = 200, B: int = 20, d: int = 10, samples: int = 3000
         frac = float(mean @ mean) / float(np.mean(np.sum(a * a, axis=1)))
         out.append((frac, monte_carlo_variance(a, B, samples=samples, seed=seed + 100 + k)))
     return tuple(out)
-
-
-@figure("birrell2024", "eq22_variance_ratio",
-        "Sec. 4.1: minibatch-mean variance, fixed size vs Poisson (Monte Carlo vs eq. (22))")
-def figure_eq_22() -> Figure:
-    """Var[Z_B]/Var[Z_P] and Var[Z_R]/Var[Z_P] against abar^2/a2bar: closed forms (22),
-    (145) as lines, seeded Monte Carlo (N = 200, B = 20, 3000 batches) as points with
-    2-standard-error bars (delta method)."""
-    N, B = 200, 20
-    rows = eq_22_montecarlo(N, B)
-    fig, ax = new_figure(width=5.0, height=3.6)
-    x = np.linspace(0, 1, 101)
-    ax.plot(x, (1 - x) / (1 - 1 / N), color="#1b6ca8", label=r"FSwoR, eq. (22)")
-    ax.plot(x, (1 - x) / (1 - B / N), color="#d1495b", linestyle="--",
-            label=r"FSwR, eq. (145)")
-    for frac, mc in rows:
-        for scheme, color, marker in (("fswor", "#1b6ca8", "o"), ("fswr", "#d1495b", "s")):
-            r = mc.measured[scheme] / mc.measured["poisson"]
-            rel = np.hypot(mc.stderr[scheme] / mc.measured[scheme],
-                           mc.stderr["poisson"] / mc.measured["poisson"])
-            ax.errorbar(frac, r, yerr=2 * r * rel, color=color, marker=marker, markersize=4,
-                        linestyle="none", capsize=2)
-    ax.plot([], [], "o", color="#1b6ca8", label="FSwoR, Monte Carlo")
-    ax.plot([], [], "s", color="#d1495b", label="FSwR, Monte Carlo")
-    ax.axhline(1, color="#444444", linewidth=0.8)
-    ax.set_xlabel(r"$\bar a^2/\overline{a^2}$ (gradient alignment)")
-    ax.set_ylabel(r"Var[fixed size] / Var[Poisson]")
-    ax.set_title(f"Minibatch-mean variance, |D| = {N}, |B| = {B}")
-    ax.legend(fontsize=8)
-    return fig

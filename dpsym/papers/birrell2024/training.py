@@ -18,11 +18,11 @@ deterministic (seeded); the paper's absolute numbers are not comparable.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from fractions import Fraction
 from functools import cache
 
 import numpy as np
-from matplotlib.figure import Figure
 
 from dpsym.experiments.dpsgd_proxy import (
     ProxyConfig,
@@ -30,24 +30,29 @@ from dpsym.experiments.dpsgd_proxy import (
     VarianceAtTheta,
     gradient_variance,
     init_params,
-    load_data,
     run_dpsgd,
     run_seeds,
 )
-from dpsym.figures import figure, new_figure
-from dpsym.sampling import batch_size_law
+from dpsym.papers.birrell2024 import printed
+from dpsym.sampling import batch_size_extremes
 
 __all__ = [
     "BASE",
     "FIGURE_4_SEEDS",
     "FIGURE_10_BATCH_SIZES",
+    "FIGURE_10_EPOCHS",
     "FIGURE_10_SIGMAS",
-    "figure_4_bottom_proxy",
+    "AccuracySummary",
+    "BatchRange",
+    "MemorySummary",
     "figure_4_runs",
-    "figure_5_proxy",
+    "figure_4_summary",
+    "figure_5_batch_range",
     "figure_5_runs",
-    "figure_10_proxy",
+    "figure_5_summary",
     "figure_10_runs",
+    "figure_10_summary",
+    "nonprivate_accuracy",
     "variance_rows",
 ]
 
@@ -60,9 +65,7 @@ FIGURE_4_SEEDS = (0, 1364, 2560, 3000, 4111)
 FIGURE_10_SIGMAS = (3.0, 4.5, 6.0, 12.0)
 FIGURE_10_BATCH_SIZES = (16, 32, 64, 128)
 _FIGURE_10_SEEDS = (0, 1364, 2560)
-_FIGURE_10_EPOCHS = 8
-_COLORS = {"fswor": "#1b6ca8", "poisson": "#d1495b", "fswr": "#2e8b57"}
-_LABELS = {"fswor": "fixed size (FSwoR)", "poisson": "Poisson", "fswr": "fixed size (FSwR)"}
+FIGURE_10_EPOCHS = 8
 
 
 @cache
@@ -72,28 +75,6 @@ def figure_4_runs() -> dict[str, tuple[RunResult, ...]]:
             for s in ("fswor", "poisson")}
 
 
-@figure("birrell2024", "figure_4_bottom_proxy",
-        "Figure 4 (bottom), CPU proxy: test accuracy of DP-SGD, fixed size vs Poisson")
-def figure_4_bottom_proxy() -> Figure:
-    """Mean test accuracy per epoch over the 5 seeds with a 3-sd band (as in the paper)."""
-    runs = figure_4_runs()
-    fig, ax = new_figure(width=5.0, height=3.6)
-    for s, rs in runs.items():
-        acc = np.array([r.accuracy for r in rs])
-        m, sd = acc.mean(axis=0), acc.std(axis=0)
-        ep = np.arange(acc.shape[1])
-        ax.plot(ep, m, color=_COLORS[s], label=f"{_LABELS[s]}: final {m[-1]:.3f}")
-        ax.fill_between(ep, np.clip(m - 3 * sd, 0, 1), np.clip(m + 3 * sd, 0, 1),
-                        color=_COLORS[s], alpha=0.15, linewidth=0)
-    ax.set_xlabel("epoch")
-    ax.set_ylabel("test accuracy")
-    ax.set_ylim(0, 1)
-    ax.set_title(rf"digits proxy, $\sigma$={BASE.sigma:g}, C={BASE.C:g}, "
-                 f"|B|={BASE.batch_size}, 5 seeds")
-    ax.legend(loc="lower right")
-    return fig
-
-
 @cache
 def figure_5_runs(epochs: int = 3) -> dict[str, RunResult]:
     """Memory-measured runs (tracemalloc on): BASE for ``epochs`` epochs per scheme."""
@@ -101,42 +82,9 @@ def figure_5_runs(epochs: int = 3) -> dict[str, RunResult]:
             for s in ("fswor", "poisson")}
 
 
-@figure("birrell2024", "figure_5_proxy",
-        "Figure 5, CPU proxy: per-step peak memory of the per-example gradients")
-def figure_5_proxy() -> Figure:
-    """Left: per-step peak bytes (kB) of the per-example gradient computation (3 epochs).
-    Right: the exact batch-size law (Binomial(|D|, q) vs the point mass at |B|) and the
-    Poisson sizes drawn in the Figure 4 runs."""
-    runs = figure_5_runs()
-    fig, (ax, bx) = new_figure(ncols=2, width=4.4, height=3.4)
-    for s, r in runs.items():
-        kb = np.array(r.peak_bytes) / 1024
-        ax.plot(np.arange(1, len(kb) + 1), kb, color=_COLORS[s], marker=".", markersize=3,
-                linewidth=1, label=f"{_LABELS[s]}: max {kb.max():.0f} kB")
-    ax.set_xlabel("step")
-    ax.set_ylabel("peak memory of per-example gradients [kB]")
-    ax.set_title("memory per step")
-    ax.legend(loc="upper left", fontsize=8)
-    N = len(load_data().y_train)
-    law = batch_size_law("poisson", N, BASE.batch_size)
-    ks = np.arange(BASE.batch_size - 40, BASE.batch_size + 41)
-    bx.bar(ks, [float(law[int(k)]) for k in ks], width=1.0, color=_COLORS["poisson"],
-           alpha=0.35, label=f"Binomial({N}, {BASE.batch_size}/{N})")
-    sizes = np.concatenate([r.batch_sizes for r in figure_4_runs()["poisson"]])
-    counts = np.bincount(sizes, minlength=ks.max() + 1)[ks] / len(sizes)
-    bx.plot(ks, counts, "o", color=_COLORS["poisson"], markersize=3,
-            label=f"Poisson sizes drawn (Figure 4 runs, {len(sizes)} steps)")
-    bx.axvline(BASE.batch_size, color=_COLORS["fswor"], label=f"fixed size {BASE.batch_size}")
-    bx.set_xlabel("batch size")
-    bx.set_ylabel("probability")
-    bx.set_title("batch-size law")
-    bx.legend(fontsize=7)
-    return fig
-
-
 @cache
 def _final_accuracy(sampling: str, sigma: float, batch_size: int) -> tuple[float, float]:
-    base = replace(BASE, epochs=_FIGURE_10_EPOCHS, sampling=sampling, sigma=sigma,
+    base = replace(BASE, epochs=FIGURE_10_EPOCHS, sampling=sampling, sigma=sigma,
                    batch_size=batch_size)
     acc = [r.accuracy[-1] for r in run_seeds(base, _FIGURE_10_SEEDS)]
     return float(np.mean(acc)), float(np.std(acc))
@@ -153,33 +101,6 @@ def figure_10_runs() -> dict[str, dict[tuple[str, float], tuple[float, float]]]:
     return out
 
 
-@figure("birrell2024", "figure_10_proxy",
-        "Figure 10, CPU proxy: accuracy sensitivity to sigma and |B|, fixed size vs Poisson")
-def figure_10_proxy() -> Figure:
-    """Final test accuracy (mean +- sd, 3 seeds, 8 epochs): (a) over sigma at |B| = 64,
-    (b) over |B| at sigma = 6."""
-    res = figure_10_runs()
-    fig, (ax, bx) = new_figure(ncols=2, width=4.2, height=3.4)
-    for panel, key, xs, xlabel in ((ax, "sigma", FIGURE_10_SIGMAS, r"noise multiplier $\sigma$"),
-                                   (bx, "B", FIGURE_10_BATCH_SIZES, "batch size |B|")):
-        for k, s in enumerate(("fswor", "poisson")):
-            m = [res[key][(s, x)][0] for x in xs]
-            sd = [res[key][(s, x)][1] for x in xs]
-            shift = (k - 0.5) * 0.03  # side by side, in log-x units
-            panel.errorbar(np.array(xs) * 10**shift, m, yerr=sd, color=_COLORS[s],
-                           marker="o", markersize=4, capsize=3, label=_LABELS[s])
-        panel.set_xscale("log")
-        panel.set_xticks(xs, [f"{x:g}" for x in xs])
-        panel.minorticks_off()
-        panel.set_xlabel(xlabel)
-        panel.set_ylabel(f"test accuracy after {_FIGURE_10_EPOCHS} epochs")
-        panel.set_ylim(0, 1)
-        panel.legend(loc="lower left", fontsize=8)
-    ax.set_title(f"(a) |B| = {BASE.batch_size}")
-    bx.set_title(rf"(b) $\sigma$ = {BASE.sigma:g}")
-    return fig
-
-
 @cache
 def variance_rows() -> tuple[VarianceAtTheta, ...]:
     """Clipped-gradient variance at the initialisation and at the end of the seed-0
@@ -191,3 +112,99 @@ def variance_rows() -> tuple[VarianceAtTheta, ...]:
         gradient_variance(theta_end, f"after {BASE.epochs} epochs", BASE.batch_size, BASE.C,
                           BASE.hidden, seed=2),
     )
+
+
+# --- summaries the claims and chapter 09 share ------------------------------------------
+
+
+@dataclass(frozen=True)
+class AccuracySummary:
+    """Final test accuracy of the Figure 4 (bottom) proxy runs, per scheme: per seed, mean
+    and standard deviation over the 5 seeds; ``difference`` = FSwoR mean - Poisson mean."""
+
+    final: dict[str, tuple[float, ...]]
+    mean: dict[str, float]
+    sd: dict[str, float]
+    difference: float
+
+
+def figure_4_summary() -> AccuracySummary:
+    """:func:`figure_4_runs` reduced to the numbers Sec. 4.3 prints for CIFAR-10."""
+    final = {s: tuple(float(r.accuracy[-1]) for r in rs) for s, rs in figure_4_runs().items()}
+    mean = {s: float(np.mean(v)) for s, v in final.items()}
+    sd = {s: float(np.std(v)) for s, v in final.items()}
+    return AccuracySummary(final, mean, sd, mean["fswor"] - mean["poisson"])
+
+
+@cache
+def nonprivate_accuracy(epochs: int = 20) -> float:
+    """Test accuracy of the proxy trained without noise (sigma = 0) and without clipping
+    mattering much (C = 1 as in BASE), FSwoR batches, ``epochs`` epochs, seed 0."""
+    return float(run_dpsgd(replace(BASE, sigma=0.0, epochs=epochs)).accuracy[-1])
+
+
+def figure_10_summary() -> tuple[float, float]:
+    """(min, max) over the Figure 10 proxy sweeps of (FSwoR - Poisson mean accuracy) in
+    units of the larger of the two seed standard deviations."""
+    res = figure_10_runs()
+    gaps = [(res[k][("fswor", x)][0] - res[k][("poisson", x)][0])
+            / max(res[k][("fswor", x)][1], res[k][("poisson", x)][1])
+            for k in res for (s, x) in res[k] if s == "fswor"]
+    return min(gaps), max(gaps)
+
+
+@dataclass(frozen=True)
+class MemorySummary:
+    """Per-step peak bytes of the per-example gradient buffer in :func:`figure_5_runs`:
+    fixed size (mean, relative spread) and Poisson (min, max, correlation with the drawn
+    batch size, bytes per example from a linear fit)."""
+
+    fixed_mean: float
+    fixed_spread: float
+    poisson_min: float
+    poisson_max: float
+    correlation: float
+    bytes_per_example: float
+    row_bytes: int
+
+
+def figure_5_summary() -> MemorySummary:
+    """The Figure 5 proxy, reduced: fixed size constant, Poisson proportional to the size."""
+    runs = figure_5_runs()
+    fs = np.array(runs["fswor"].peak_bytes, dtype=float)
+    po = np.array(runs["poisson"].peak_bytes, dtype=float)
+    sizes = np.array(runs["poisson"].batch_sizes, dtype=float)
+    return MemorySummary(float(fs.mean()), float((fs.max() - fs.min()) / fs.mean()),
+                         float(po.min()), float(po.max()), float(np.corrcoef(sizes, po)[0, 1]),
+                         float(np.polyfit(sizes, po, 1)[0]), 8 * runs["fswor"].theta.size)
+
+
+@dataclass(frozen=True)
+class BatchRange:
+    """Poisson batch sizes over a run at the paper's Figure 5 setting and the memory model
+    they imply: median smallest/largest batch (``kmin``, ``kmax``), a 99.9% range, and the
+    intercept (MB) of the affine memory a + b k through (|B|, fixed-size MB) and
+    (``kmax``, the largest Poisson MB printed)."""
+
+    steps: int
+    kmin: int
+    kmax: int
+    lo999: int
+    hi999: int
+    intercept_mb: float
+
+
+def _mb(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+def figure_5_batch_range(N: int = 50000, B: int = 120, epochs: int = 100,
+                         dps: int = 30) -> BatchRange:
+    """Can Binomial(|D|, q) batch sizes explain Figure 5's Poisson memory range?"""
+    steps = epochs * (N // B)
+    kmin, kmax = batch_size_extremes(N, Fraction(B, N), steps, "0.5", dps=dps)
+    lo, hi = batch_size_extremes(N, Fraction(B, N), steps, "0.999", dps=dps)
+    fixed = _mb(printed.MEMORY_FSWOR_MB.value)
+    top = _mb(printed.MEMORY_POISSON_MB.value.split(" to ")[1])
+    slope = Fraction(top - fixed, kmax - B)
+    return BatchRange(steps, kmin, kmax, lo, hi, float(fixed - B * slope))

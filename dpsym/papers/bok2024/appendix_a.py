@@ -1,13 +1,16 @@
-"""Appendix A: GDP <-> (eps, delta) and RDP (Lemmas A.3, A.4) and Figure 2."""
+"""Section 2 and Appendix A: GDP <-> (eps, delta) and RDP (Lemmas A.3, A.4), App. A.1's
+conversion procedure, and the data of Figure 2.
+
+Symbols: mu (GDP parameter), eps, delta ((eps, delta)-DP), alpha (Renyi order), rho (an
+(alpha, alpha rho)-RDP curve). Figures are drawn in :mod:`dpsym.papers.bok2024.figures`.
+"""
 
 from __future__ import annotations
 
-import numpy as np
-from matplotlib.figure import Figure
 from mpmath import mpf
 
-from dpsym.fdp import Gaussian, PiecewiseLinear, gdp_delta, gdp_epsilon, gdp_to_rdp
-from dpsym.figures import figure, new_figure
+from dpsym.fdp import PiecewiseLinear, gdp_delta, gdp_epsilon, gdp_to_rdp
+from dpsym.fdp.tradeoff import min_gap_to_gaussian
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, to_mpf
 from dpsym.rdp.conversions import (
     epsilon_from_rdp,
@@ -20,7 +23,6 @@ __all__ = [
     "FIGURE_2_MUS",
     "FIGURE_2_PIVOT",
     "app_a1_epsilon",
-    "figure_2",
     "figure_2_curve",
     "figure_2_gap",
     "lem_a_3",
@@ -28,68 +30,67 @@ __all__ = [
     "lem_a_4",
 ]
 
+PAPER = "bok2024"
+
 
 def lem_a_3(mu: Number, eps: Number, dps: int = DEFAULT_DPS) -> mpf:
     """Lemma A.3: mu-GDP is (eps, delta)-DP with
-    delta = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)."""
+    delta = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2), for every eps >= 0.
+
+    >>> from dpsym.numerics import nstr
+    >>> nstr(lem_a_3(1, 0, dps=30), 12)   # 2 Phi(1/2) - 1
+    '0.382924922548'
+    """
     return gdp_delta(mu, eps, dps=dps)
 
 
 def lem_a_3_epsilon(mu: Number, delta: Number, dps: int = DEFAULT_DPS) -> mpf:
-    """Lemma A.3 inverted: the eps at which mu-GDP gives the target delta."""
+    """Lemma A.3 inverted: the eps at which mu-GDP gives the target delta (rounded up).
+
+    >>> from dpsym.numerics import nstr
+    >>> nstr(lem_a_3_epsilon(1, "1e-5", dps=30), 10)
+    '4.377178096'
+    """
     return gdp_epsilon(mu, delta, dps=dps)
 
 
 def lem_a_4(mu: Number, alpha: Number, dps: int = DEFAULT_DPS) -> mpf:
-    """Lemma A.4: mu-GDP is (alpha, alpha mu^2 / 2)-RDP for every alpha > 1."""
+    """Lemma A.4: mu-GDP is (alpha, alpha mu^2 / 2)-RDP for every alpha > 1.
+
+    >>> lem_a_4(1, 2)
+    mpf('1.0')
+    """
     return gdp_to_rdp(mu, alpha, dps=dps)
 
 
 #: The Gaussian curves drawn in Figure 2: G(0) = Id, G(0.5), G(1), G(5).
 FIGURE_2_MUS = ("0", "0.5", "1", "5")
-#: Figure 2's illustrative T(A(S), A(S')) is piecewise linear with its kink at (0.37, 0.37);
-#: the paper gives no number, 0.37 is the pivot in the authors' plotting code.
+#: Figure 2's illustrative T(A(S), A(S')) is piecewise linear with its kink on the diagonal;
+#: the paper prints no number, the kink (0.37, 0.37) is the one of the authors' plotting
+#: script (repository jinhobok/shifted_interpolation_dp, plot_intro.py).
 FIGURE_2_PIVOT = "0.37"
 
 
 def figure_2_curve() -> PiecewiseLinear:
-    """The tradeoff curve of the mechanism A in Figure 2: (0, 1) -> (p, p) -> (1, 0)."""
+    """The tradeoff curve of the mechanism A in Figure 2: (0, 1) -> (p, p) -> (1, 0).
+
+    >>> figure_2_curve()("0.37")
+    mpf('0.37')
+    """
     return PiecewiseLinear([(0, 1), (FIGURE_2_PIVOT, FIGURE_2_PIVOT), (1, 0)])
 
 
 def figure_2_gap(mu: Number, dps: int = DEFAULT_DPS) -> mpf:
-    """min over x of f(x) - G(mu)(x) for the Figure 2 curve f, exactly.
+    """min over x of f(x) - G(mu)(x) for the Figure 2 curve f, exactly (minimum over the
+    breakpoints, :func:`dpsym.fdp.tradeoff.min_gap_to_gaussian`). Zero means A is mu-GDP;
+    a negative gap means A is *not* mu-GDP (Def. 2.4): Figure 2's A is 1-GDP, not 0.5-GDP.
 
-    On each linear piece f - G(mu) is linear minus convex, hence concave, so its minimum
-    over the piece is at an end: the minimum over [0, 1] is the minimum over the three
-    breakpoints.  A negative gap means A is *not* mu-GDP (Bok et al. 2024, Def. 2.4).
+    >>> from dpsym.numerics import nstr
+    >>> nstr(figure_2_gap(1, dps=30), 6), nstr(figure_2_gap("0.5", dps=30), 6)
+    ('0.0', '-0.063234')
     """
-    with precision(dps):
-        f, g = figure_2_curve(), Gaussian(mu)
-        return min(f(x) - g(x) for x in (0, FIGURE_2_PIVOT, 1))
-
-
-@figure("bok2024", "figure_2", "Tradeoff functions: G(mu) and an f-DP curve (Fig. 2)")
-def figure_2() -> Figure:
-    """Figure 2: G(0) = Id, G(0.5), G(1), G(5) and the curve of A, 1-GDP but not 0.5-GDP."""
-    fig, ax = new_figure(width=4.4, height=4.0)
-    xs = np.linspace(0, 1, 401)
-    labels = {"0": "G(0) = Id (full privacy)", "5": "G(5) (essentially no privacy)"}
-    for mu in FIGURE_2_MUS:
-        ax.plot(xs, Gaussian(mu).vectorized(xs), label=labels.get(mu, f"G({mu})"))
-    f = figure_2_curve()
-    ax.plot(xs, f.vectorized(xs), color="black", linestyle="--",
-            label=r"$T(\mathcal{A}(S), \mathcal{A}(S'))$")
-    ax.set_xlabel("Type I error")
-    ax.set_ylabel("Type II error")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
-    ax.set_aspect("equal")
-    ax.set_title("f-DP and GDP (Bok et al. 2024, Fig. 2)")
-    ax.legend(loc="upper right")
-    return fig
-
-
+    with precision(dps + GUARD_DPS):
+        return +min_gap_to_gaussian(figure_2_curve(), mu, dps=dps + GUARD_DPS)
 
 
 def app_a1_epsilon(rho: Number, delta: Number, optimal: bool = False,
@@ -100,7 +101,12 @@ def app_a1_epsilon(rho: Number, delta: Number, optimal: bool = False,
 
     With ``optimal``, also ``"asoodeh2021"``: the optimal single-order conversion
     evaluated at the order that is best for [BBG+20] (a valid bound at any order; not in
-    the paper's minimum).  Upper bounds, rounded up."""
+    the paper's minimum).  Upper bounds, rounded up.
+
+    >>> from dpsym.numerics import nstr
+    >>> nstr(app_a1_epsilon("0.5", "1e-5", dps=20)["min"], 8)
+    '4.728387'
+    """
     out = zcdp_curve_epsilon(rho, delta, dps=dps)
     if optimal:
         _, alpha = optimize_order(zcdp_curve(rho), delta, conversion="balle2020", dps=dps)

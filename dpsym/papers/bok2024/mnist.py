@@ -28,9 +28,6 @@ from dpsym.papers.bok2024.prior import ys22_thm_3_3_rho
 
 __all__ = [
     "MNIST",
-    "TABLE_1",
-    "TABLE_3",
-    "TABLE_4",
     "mnist_contraction",
     "mnist_row",
     "table_1",
@@ -45,25 +42,15 @@ MNIST = {
     "L": 10, "epochs": (50, 100, 200), "lambdas": ("0.002", "0.004"), "delta": "1e-5",
 }
 
-#: Table 1 (eps at delta = 1e-5, lambda = 0.002): GDP composition, RDP [YS22], ours.
-TABLE_1 = {50: ("30.51", "5.82", "4.34"), 100: ("49.88", "7.61", "5.60"),
-           200: ("83.83", "9.88", "7.58")}
-#: Table 3 (mu): GDP comp. NoisyCGD, GDP comp. NoisySGD (CLT), ours lambda = 0.002, 0.004.
-TABLE_3 = {50: ("4.71", "1.03", "0.99", "0.99"), 100: ("6.67", "1.45", "1.24", "1.22"),
-           200: ("9.43", "2.05", "1.59", "1.51")}
-#: Table 4 (eps at delta = 1e-5): GDP comp. NoisyCGD, GDP comp. NoisySGD, RDP lambda =
-#: 0.002, 0.004, ours lambda = 0.002, 0.004.  The NoisySGD column is the exact composition of
-#: C_p(G(mu)) (Thm 4.8, App. D.5): :func:`table_4_noisysgd`.
-TABLE_4 = {50: ("30.51", "4.44", "5.82", "5.61", "4.34", "4.32"),
-           100: ("49.88", "6.65", "7.61", "7.00", "5.60", "5.51"),
-           200: ("83.83", "10.11", "9.88", "8.38", "7.58", "7.09")}
-
-
 def mnist_contraction(lam: str, M: Fraction | None = None) -> Fraction:
     """c = 1 - eta lambda, the contraction the authors' script uses (0.9999, 0.9998).
 
     By Lemma 2.8 c = max(|1 - eta lambda|, |1 - eta M|), which equals 1 - eta lambda iff
-    M <= 2/eta - lambda.  Passing ``M`` checks that assumption."""
+    M <= 2/eta - lambda.  Passing ``M`` checks that assumption.
+
+    >>> mnist_contraction("0.002")
+    Fraction(9999, 10000)
+    """
     ref = "Bok et al. 2024, App. D.2 with Lemma 2.8"
     eta, lm = MNIST["eta"], Fraction(lam)
     require(lm > 0, "lambda", lam, "lambda > 0 (strong convexity)", ref)
@@ -83,7 +70,12 @@ def mnist_row(E: int, dps: int = DEFAULT_DPS) -> dict[str, object]:
     Keys: ``mu_comp`` (Thm 4.4), ``mu_sgd_clt`` (Lemma A.5 with p = b/n, t = l E),
     ``mu_ours[lambda]`` (Thm 4.5 at c = 1 - eta lambda), ``eps_comp`` and
     ``eps_ours[lambda]`` (Lemma A.3), ``rho_ys22[lambda]`` and ``eps_rdp[lambda]`` (the
-    dict of :func:`app_a1_epsilon`)."""
+    dict of :func:`app_a1_epsilon`).
+
+    >>> from dpsym.numerics import nstr
+    >>> nstr(mnist_row(50, dps=20)["mu_ours"]["0.002"], 6)
+    '0.992491'
+    """
     eff, l, delta = _effective_sensitivity(), MNIST["l"], MNIST["delta"]
     row: dict[str, object] = {
         "mu_comp": thm_4_4(eff, 1, 1, E, dps=dps),
@@ -103,7 +95,11 @@ def mnist_row(E: int, dps: int = DEFAULT_DPS) -> dict[str, object]:
 
 
 def table_3(dps: int = DEFAULT_DPS) -> dict[int, tuple[mpf, mpf, mpf, mpf]]:
-    """Table 3 (mu): NoisyCGD composition, NoisySGD CLT, ours at lambda = 0.002, 0.004."""
+    """Table 3 (mu): NoisyCGD composition, NoisySGD CLT, ours at lambda = 0.002, 0.004.
+
+    >>> [round(float(v), 2) for v in table_3(dps=20)[50]]
+    [4.71, 1.03, 0.99, 0.99]
+    """
     out = {}
     for E in MNIST["epochs"]:
         r = mnist_row(E, dps=dps)
@@ -113,7 +109,11 @@ def table_3(dps: int = DEFAULT_DPS) -> dict[int, tuple[mpf, mpf, mpf, mpf]]:
 
 def table_4(dps: int = DEFAULT_DPS) -> dict[int, tuple[mpf, ...]]:
     """Table 4's NoisyCGD columns (eps): composition, RDP [YS22] at lambda = 0.002, 0.004,
-    ours at lambda = 0.002, 0.004."""
+    ours at lambda = 0.002, 0.004.
+
+    >>> [round(float(v), 2) for v in table_4(dps=20)[50]]
+    [30.51, 5.82, 5.61, 4.34, 4.32]
+    """
     out = {}
     for E in MNIST["epochs"]:
         r = mnist_row(E, dps=dps)
@@ -124,7 +124,11 @@ def table_4(dps: int = DEFAULT_DPS) -> dict[int, tuple[mpf, ...]]:
 
 
 def table_1(dps: int = DEFAULT_DPS) -> dict[int, tuple[mpf, mpf, mpf]]:
-    """Table 1 (eps, lambda = 0.002): GDP composition, RDP [YS22], ours."""
+    """Table 1 (eps, lambda = 0.002): GDP composition, RDP [YS22], ours.
+
+    >>> [round(float(v), 2) for v in table_1(dps=20)[200]]
+    [83.83, 9.88, 7.58]
+    """
     return {E: (v[0], v[1], v[3]) for E, v in table_4(dps=dps).items()}
 
 
@@ -133,7 +137,12 @@ def table_4_noisysgd(h: float = 2e-5) -> dict[int, tuple[float, float]]:
     """Table 4's NoisySGD column: a certified interval for eps(1e-5) of C_p(G(mu))^{(x) t}
     (Thm 4.8 by composition; p = b/n = 1/40, mu = 2/3, t = 40 E), by the PRV of Prop. D.4
     composed on a grid of spacing ``h`` (:mod:`dpsym.fdp.prv`; App. D.5).  The CLT mu of
-    Table 3 is *not* this value (digest N10)."""
+    Table 3 pushed through Lemma A.3 is *not* this value (it falls outside the interval).
+
+    >>> lo, hi = table_4_noisysgd()[50]
+    >>> bool(lo <= 4.44 <= hi)
+    True
+    """
     p = MNIST["b"] / MNIST["n"]
     mu = float(_effective_sensitivity())
     delta = float(MNIST["delta"])

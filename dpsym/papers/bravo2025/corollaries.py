@@ -2,18 +2,16 @@
 
 Constant step, constant noise variance sigma2 = sigma^2 and constant modulus
 phi(delta) = sqrt(c delta^2 + h) specialise Theorem 3.4.  The functions below are the
-*printed* corollaries; the ledger checks each against the general closed form
+corollaries as the paper states them; the claims check each against the general closed form
 :func:`dpsym.shifts.pabi.optimal_value` (which is not re-derived here).
 
 * Corollary 3.7 (c = 1, h >= 0; convex Lipschitz / weakly smooth), eq. (6);
 * Corollary 3.8 (h = 0; c < 1 contractive, c = 1 nonexpansive, c > 1 expansive), (7), (8);
-  (7) is printed without the factor c^T, which is restored (OCR; Theorem 3.4);
 * Corollary 3.9 (strongly dissipative, c = 1 - 2 eta kappa + eta^2 beta^2, h = 2 eta lambda)
-  and its integral estimate, whose lower half fails for c > 1 (erratum S3).
+  and the two-sided integral estimate of its proof, whose lower half fails for c > 1.
 
 Prior bounds the paper compares with: Altschuler & Talwar 2023 (c < 1),
-alpha D^2 c^T/(2 sigma^2); Balle et al. 2019 (c > 1), alpha D^2 c^(T+1)/(2 sigma^2 T)
-(exponent T + 1 as printed; OCR-uncertain).
+alpha D^2 c^T/(2 sigma^2); Balle et al. 2019 (c > 1), alpha D^2 c^(T+1)/(2 sigma^2 T).
 
 Symbols: alpha (Renyi order), sigma2 (noise variance per step), D (diameter), T (steps),
 c, h (modulus), kappa, beta, lam (= lambda), eta.  Bounds are rounded up.
@@ -21,16 +19,17 @@ c, h (modulus), kappa, beta, lam (= lambda), eta.  Bounds are rounded up.
 
 from __future__ import annotations
 
+import functools
+
 import mpmath
-import numpy as np
 import sympy as sp
-from matplotlib.figure import Figure
 from mpmath import mpf
 
 from dpsym.errors import require, require_integer
 from dpsym.fdp.symbolic import Derivation
-from dpsym.figures import PALETTE, figure, new_figure
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, round_up, to_mpf
+from dpsym.papers.bravo2025 import printed
+from dpsym.papers.registry import cite
 from dpsym.shifts.pabi import symbolic_optimum
 
 __all__ = [
@@ -45,15 +44,14 @@ __all__ = [
     "cor_3_9_sum",
     "cor_3_9_upper_estimate",
     "corollaries_symbolic",
-    "figure_comparisons",
-    "figure_cor_3_9_estimates",
+    "eq_7_factor_T",
     "lower_estimate_crossing",
 ]
 
-PAPER = "Bravo et al. 2025"
-REF_37 = f"{PAPER}, Cor. 3.7"
-REF_38 = f"{PAPER}, Cor. 3.8"
-REF_39 = f"{PAPER}, Cor. 3.9"
+PAPER = "bravo2025"
+REF_37 = cite(PAPER, "Cor. 3.7")
+REF_38 = cite(PAPER, "Cor. 3.8")
+REF_39 = cite(PAPER, "Cor. 3.9")
 
 
 def _common(alpha: Number, sigma2: Number, D: Number, T: Number, ref: str
@@ -109,13 +107,35 @@ def cor_3_8(alpha: Number, sigma2: Number, D: Number, T: Number, c: Number,
         c != 1:  R_alpha <= alpha D^2 c^T (1 - c) / (2 sigma^2 (1 - c^T))     (7)
         c == 1:  R_alpha <= alpha D^2 / (2 sigma^2 T)                          (8)
 
-    (7) is printed as "alpha D^2 T (1-c)/..." in the OCR; the factor c^T is restored from
-    Theorem 3.4 (the ledger checks the restored form against it).  (7) -> (8) as c -> 1.
+    (7) is the expression of Table 1, rows 3 and 5; (7) -> (8) as c -> 1, as the paper
+    argues after (7) from lim (1-c)/(1-c^T) = 1/T.
+
+    >>> from dpsym.numerics import nstr
+    >>> nstr(cor_3_8(2, "0.2", 1, 6, "0.84"), 6)
+    '0.433232'
     """
     with precision(dps + GUARD_DPS):
         a, s2, Dv, Ti = _common(alpha, sigma2, D, T, REF_38)
         cv = _c(c, REF_38)
         out = a * Dv ** 2 / (2 * s2) * _geometric_ratio(cv, Ti)
+    return round_up(out, dps)
+
+
+def eq_7_factor_T(alpha: Number, sigma2: Number, D: Number, T: Number, c: Number,
+                  dps: int = DEFAULT_DPS) -> mpf:
+    """(7) with a factor T in place of c^T: alpha D^2 T (1 - c) / (2 sigma^2 (1 - c^T)).
+
+    Not the paper's statement.  It is the reading of (7) with the superscript dropped, kept
+    to show why the paper must have c^T: this form differs from Theorem 3.4 by the factor
+    T / c^T, from Table 1 (rows 3 and 5, which print c^T) likewise, and tends to
+    alpha D^2/(2 sigma^2), not to (8), as c -> 1, contradicting the limit the paper takes
+    right after (7).  Rounded up; c != 1.
+    """
+    with precision(dps + GUARD_DPS):
+        a, s2, Dv, Ti = _common(alpha, sigma2, D, T, REF_38)
+        cv = _c(c, REF_38)
+        require(cv != 1, "c", c, "c != 1", REF_38)
+        out = a * Dv ** 2 * Ti * (1 - cv) / (2 * s2 * (1 - cv ** Ti))
     return round_up(out, dps)
 
 
@@ -146,8 +166,8 @@ def altschuler_talwar_2023(alpha: Number, sigma2: Number, D: Number, T: Number, 
 def balle_2019(alpha: Number, sigma2: Number, D: Number, T: Number, c: Number,
                dps: int = DEFAULT_DPS) -> mpf:
     """The earlier bound for expansive maps (c > 1) quoted after Cor. 3.8:
-    alpha D^2 c^(T+1) / (2 sigma^2 T) (Balle et al. 2019; the exponent T + 1 is as the OCR
-    shows it).  It diverges as T -> inf, unlike (7), which tends to alpha D^2 (c-1)/(2 sigma^2).
+    alpha D^2 c^(T+1) / (2 sigma^2 T) (Balle et al. 2019).  It diverges as T -> inf, unlike
+    (7), which tends to alpha D^2 (c-1)/(2 sigma^2).
     """
     ref = f"{REF_38} (Balle et al. 2019 as quoted)"
     with precision(dps + GUARD_DPS):
@@ -182,8 +202,8 @@ def cor_3_9_upper_estimate(c: Number, T: Number, dps: int = DEFAULT_DPS) -> mpf:
 
 def cor_3_9_lower_estimate(c: Number, T: Number, dps: int = DEFAULT_DPS) -> mpf:
     """1 + ln((1 - c^(T+1))/(1 - c^2)) (= 1 + ln((T+1)/2) at c = 1): the paper's lower
-    estimate ("obtained through a similar argument").  Erratum S3: it exceeds the sum for
-    some c > 1 (e.g. c = 3/2, T = 2).  Not rounded (it is compared, not used as a bound).
+    estimate ("obtained through a similar argument").  It exceeds the sum for some c > 1
+    (e.g. c = 3/2, T = 2).  Not rounded (it is compared, not used as a bound).
     """
     with precision(dps + GUARD_DPS):
         cv = _c(c, REF_39)
@@ -240,93 +260,15 @@ def cor_3_9(alpha: Number, sigma2: Number, D: Number, T: Number, c: Number, h: N
     return round_up(out, dps)
 
 
-# --- figures --------------------------------------------------------------------------------
-
-@figure("bravo2025", "cor38_comparisons",
-        "Cor. 3.8 vs Altschuler-Talwar (c < 1), Balle et al. (c > 1), c -> 1 transition")
-def figure_comparisons() -> Figure:
-    """Three panels (alpha = 1, D = 1, sigma^2 = 1):
-    (a) c < 1: ratio (7)/AT23 = (1-c)/(1-c^T) against T, c in {0.5, 0.9, 0.99};
-    (b) c > 1: (7) and Balle et al. against T, c in {1.01, 1.1};
-    (c) the bound against c across c = 1 for T in {10, 100}, with AT23 (c < 1) and
-        Balle et al. (c > 1); the dots are (8) at c = 1.
-    """
-    fig, axes = new_figure(3, width=4.0, height=3.3)
-    Ts = np.unique(np.logspace(0, 3, 40).astype(int))
-    ax = axes[0]
-    for c, col in zip(("0.5", "0.9", "0.99"), PALETTE, strict=True):
-        ax.plot(Ts, [float(cor_3_8_ratio(c, int(t), dps=20)) for t in Ts], color=col,
-                label=f"c = {c}")
-    ax.plot(Ts, 1 / Ts, color="#444444", linestyle=":", label="1/T")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("T")
-    ax.set_ylabel("(7) / Altschuler-Talwar")
-    ax.set_title("(a) contractive, c < 1")
-    ax.legend(fontsize=7)
-    ax = axes[1]
-    for c, col in zip(("1.01", "1.1"), PALETTE, strict=False):
-        ax.plot(Ts, [float(cor_3_8(1, 1, 1, int(t), c, dps=20)) for t in Ts], color=col,
-                label=f"(7), c = {c}")
-        ax.plot(Ts, [float(balle_2019(1, 1, 1, int(t), c, dps=20)) for t in Ts], color=col,
-                linestyle="--", label=f"Balle et al., c = {c}")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("T")
-    ax.set_ylabel(r"Renyi bound ($\alpha=1$, $D=\sigma=1$)")
-    ax.set_title("(b) expansive, c > 1")
-    ax.legend(fontsize=7)
-    ax = axes[2]
-    cs = np.linspace(0.9, 1.1, 81)
-    for T, col in zip((10, 100), PALETTE, strict=False):
-        ax.plot(cs, [float(cor_3_8(1, 1, 1, T, repr(float(c)), dps=20)) for c in cs],
-                color=col, label=f"(7)/(8), T = {T}")
-        lo = cs[cs < 1]
-        hi = cs[cs > 1]
-        ax.plot(lo, [float(altschuler_talwar_2023(1, 1, 1, T, repr(float(c)), dps=20))
-                     for c in lo], color=col, linestyle="--", label=f"AT23, T = {T}")
-        ax.plot(hi, [float(balle_2019(1, 1, 1, T, repr(float(c)), dps=20)) for c in hi],
-                color=col, linestyle=":", label=f"Balle et al., T = {T}")
-        ax.plot([1.0], [float(cor_3_8(1, 1, 1, T, 1, dps=20))], "o", color=col, markersize=4)
-    ax.set_yscale("log")
-    ax.set_xlabel("c")
-    ax.set_ylabel("Renyi bound")
-    ax.set_title(r"(c) transition $c\to 1$")
-    ax.legend(fontsize=6)
-    return fig
-
-
-@figure("bravo2025", "cor39_estimates",
-        "Cor. 3.9: the sum and its integral estimates; the lower one fails for c > 1")
-def figure_cor_3_9_estimates() -> Figure:
-    """sum - estimate against c for T in {2, 5, 20}: the upper estimate stays above the sum;
-    the lower estimate crosses it at c* > 1 (erratum S3)."""
-    fig, ax = new_figure(1, width=5.0, height=3.6)
-    cs = np.linspace(0.2, 3.0, 113)
-    for T, col in zip((2, 5, 20), PALETTE, strict=True):
-        s = [float(cor_3_9_sum(repr(float(c)), T, dps=20)) for c in cs]
-        up = [float(cor_3_9_upper_estimate(repr(float(c)), T, dps=20)) for c in cs]
-        lo = [float(cor_3_9_lower_estimate(repr(float(c)), T, dps=20)) for c in cs]
-        ax.plot(cs, np.array(up) - np.array(s), color=col, label=f"upper - sum, T = {T}")
-        ax.plot(cs, np.array(s) - np.array(lo), color=col, linestyle="--",
-                label=f"sum - lower, T = {T}")
-    ax.axhline(0, color="#444444", linewidth=0.8)
-    ax.axvline(1, color="#444444", linewidth=0.8, linestyle=":")
-    ax.set_xlabel("c")
-    ax.set_ylabel("gap (negative = estimate violated)")
-    ax.set_title("Corollary 3.9 integral estimates")
-    ax.legend(fontsize=7)
-    return fig
-
-
 # --- sympy derivations ----------------------------------------------------------------------
 
+@functools.cache
 def corollaries_symbolic(T: int) -> list[Derivation]:
-    """Corollaries 3.7, 3.8 (restored c^T) and 3.9 (first inequality) from the Theorem 3.4
+    """Corollaries 3.7, 3.8 and 3.9 (first inequality) from the Theorem 3.4
     value (:func:`dpsym.shifts.pabi.symbolic_optimum`) with constant data, exactly (sympy).
 
     Each Derivation compares E* (with c_t = c, h_t = h, sigma_t^2 = s) with the printed
-    corollary times 2 sigma^2 / alpha.
+    corollary (:mod:`dpsym.papers.bravo2025.printed`) times 2 / alpha.
     """
     Ti = require_integer("T", T, REF_37, minimum=1)
     _, value, sy = symbolic_optimum(Ti)
@@ -335,17 +277,21 @@ def corollaries_symbolic(T: int) -> list[Derivation]:
     sub = {**dict.fromkeys(sy["c"], c), **dict.fromkeys(sy["h"], h),
            **dict.fromkeys(sy["s"], s)}
     Ec = sp.together(value.subs(sub))
+
+    def target(p: printed.Printed) -> sp.Expr:
+        # the printed corollary times 2/alpha (so E*), at this T, in the symbols above
+        S = printed.SYMBOLS
+        e = printed.formula(p, T=Ti) * 2 / S["alpha"]
+        return sp.simplify(e.subs({S["D"]: D, S["c"]: c, S["h"]: h, S["sigma"]: sp.sqrt(s)}))
+
     out = []
-    e37 = Ec.subs(c, 1)
-    t37 = (D ** 2 / Ti + h * sp.harmonic(Ti)) / s
+    e37, t37 = Ec.subs(c, 1), target(printed.COR_3_7)
     out.append(Derivation(e37, t37, sp.simplify(e37 - t37),
                           f"T={Ti}: Thm 3.4 at c=1 equals Cor. 3.7, (D^2/T + h H_T)/sigma^2"))
-    e38 = Ec.subs(h, 0)
-    t38 = D ** 2 * c ** Ti * (1 - c) / (s * (1 - c ** Ti))
+    e38, t38 = Ec.subs(h, 0), target(printed.EQ_7)
     out.append(Derivation(e38, t38, sp.simplify(sp.factor(e38 - t38)),
-                          f"T={Ti}: Thm 3.4 at h=0 equals (7) with the factor c^T restored"))
-    t39 = (D ** 2 * c ** Ti / sum(c ** j for j in range(Ti))
-           + h * sum(c ** t / sum(c ** j for j in range(t + 1)) for t in range(Ti))) / s
+                          f"T={Ti}: Thm 3.4 at h=0 equals (7), D^2 c^T (1-c)/(1-c^T)/sigma^2"))
+    t39 = target(printed.COR_3_9)
     out.append(Derivation(Ec, t39, sp.simplify(sp.factor(sp.together(Ec - t39))),
                           f"T={Ti}: Thm 3.4 with constant (c, h) equals Cor. 3.9's first form"))
     return out

@@ -1,11 +1,12 @@
 """Bravo, Flores-Mella & Guzman 2025, Section 4 and Appendix C: mixing of projected Langevin.
 
-Covered: the KL bound (9) (Corollary 3.7 at alpha = 1, sigma^2 = 2 eta), the step-size
-threshold Theta(p, M, D) of (10), Lemma 4.1 (TV <= 1/2 after ceil(D^2/eta) steps) with the
-inequalities its proof uses, Theorem 4.2 = Theorem 1.1 (mixing time
-ceil(D^2/eta) ceil(log2(1/eps))), Lemma C.1's one-step KL constant (erratum S2), and a small
-seeded simulation of PLA on [-1, 1] with f = |x| that compares the empirical distance to
-stationarity with these bounds.
+Covered: the KL bound (9) (Corollary 3.7 at alpha = 1, sigma^2 = 2 eta) and its weakly
+smooth display, the adaptivity in p remarked after it, the step-size threshold
+Theta(p, M, D) of (10), Lemma 4.1 (TV <= 1/2 after ceil(D^2/eta) steps) with the
+inequalities its proof uses and its Lipschitz case p = 0, Theorem 4.2 = Theorem 1.1 (mixing
+time ceil(D^2/eta) ceil(log2(1/eps))), the one-step KL constant in the proof of Lemma C.1,
+and a small seeded simulation of PLA on [-1, 1] with f = |x| (whose stationary law exists
+by Theorem C.2) that compares the distance to stationarity with these bounds.
 
 Symbols: p, M (Hoelder exponent and constant; p = 0, M = 2L is the Lipschitz case), D
 (diameter), eta (step), T (steps), eps (target TV), h (modulus offset), L (Lipschitz).
@@ -15,6 +16,7 @@ The modulus offsets h come from :mod:`dpsym.shifts.modulus`; (9) is evaluated th
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -22,16 +24,16 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import sympy as sp
-from matplotlib.figure import Figure
 from mpmath import mpf
 
 from dpsym.errors import require, require_integer
 from dpsym.fdp.symbolic import Derivation
-from dpsym.figures import figure, new_figure
 from dpsym.langevin import GridKernel, abs_subgradient, binned_tv, projected_gaussian_kl, simulate
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, round_up, to_mpf
+from dpsym.papers.bravo2025 import printed
 from dpsym.papers.bravo2025.corollaries import cor_3_7
 from dpsym.papers.bravo2025.privacy import ceil_fraction, exact
+from dpsym.papers.registry import cite
 from dpsym.shifts.modulus import lipschitz, weakly_smooth
 
 __all__ = [
@@ -40,29 +42,32 @@ __all__ = [
     "MixingExperiment",
     "adaptivity_profile",
     "eq_9",
+    "eq_9_weakly_smooth_printed",
     "eq_10",
     "eq_10_limits",
-    "figure_pla_mixing",
+    "eq_10_symbolic",
     "holder_constant_estimate",
     "lem_4_1",
     "lem_4_1_inequalities",
+    "lem_4_1_p0_printed",
     "lem_4_1_sweep",
     "lem_c_1_corrected",
     "lem_c_1_counterexample",
     "lem_c_1_paper",
     "pinsker",
     "pla_mixing_experiment",
+    "sec_4_adaptivity",
     "sqrt_plus_quadratic_gradient",
     "thm_4_2",
     "thm_4_2_tv_bound",
 ]
 
-PAPER = "Bravo et al. 2025"
-REF_9 = f"{PAPER}, eq. (9)"
-REF_10 = f"{PAPER}, eq. (10) / Lemma 4.1"
-REF_41 = f"{PAPER}, Lemma 4.1"
-REF_42 = f"{PAPER}, Thm 4.2 (= Thm 1.1)"
-REF_C1 = f"{PAPER}, Lemma C.1"
+PAPER = "bravo2025"
+REF_9 = cite(PAPER, "eq. (9)")
+REF_10 = cite(PAPER, "eq. (10) / Lemma 4.1")
+REF_41 = cite(PAPER, "Lemma 4.1")
+REF_42 = cite(PAPER, "Thm 4.2 (= Thm 1.1)")
+REF_C1 = cite(PAPER, "Lemma C.1")
 
 
 def eq_9(D: Number, eta: Number, T: Number, h: Number, form: str = "log",
@@ -80,6 +85,25 @@ def eq_9(D: Number, eta: Number, T: Number, h: Number, form: str = "log",
     return round_up(out, dps)
 
 
+def eq_9_weakly_smooth_printed(eta: Number, p: Number, M: Number,
+                               dps: int = DEFAULT_DPS) -> mpf:
+    """The second term of (9) per unit ln(T e) as the paper displays it for a (p, M)-weakly
+    smooth potential, (eta^((1+p)/(2(1-p))) sqrt((1-p)/(1+p)) (M/2)^(1/(1-p)))^2
+    (:data:`dpsym.papers.bravo2025.printed.EQ_9_WEAKLY_SMOOTH`, evaluated as printed);
+    it must equal h/(4 eta) with h of :func:`dpsym.shifts.modulus.weakly_smooth`.  0 <= p < 1.
+    """
+    S = printed.SYMBOLS
+    f = sp.lambdify((S["eta"], S["p"], S["M"]), printed.formula(printed.EQ_9_WEAKLY_SMOOTH),
+                    "mpmath")
+    with precision(dps + GUARD_DPS):
+        ev, Mv = to_mpf(eta, "eta", REF_9), to_mpf(M, "M", REF_9)
+        pv = to_mpf(p, "p", REF_9)
+        require(0 <= pv < 1, "p", p, "0 <= p < 1", REF_9)
+        out = f(ev, pv, Mv)
+    with precision(dps):
+        return +out
+
+
 def pinsker(kl: Number, dps: int = DEFAULT_DPS) -> mpf:
     """Prop. A.3 (Pinsker): TV <= sqrt(KL/2), capped at 1 (rounded up)."""
     with precision(dps + GUARD_DPS):
@@ -89,14 +113,38 @@ def pinsker(kl: Number, dps: int = DEFAULT_DPS) -> mpf:
     return round_up(out, dps)
 
 
+@functools.cache
+def eq_10_symbolic() -> tuple[sp.Expr, sp.Expr, dict[str, sp.Symbol]]:
+    """(10) as a sympy expression: ``(Theta, K, symbols)`` with
+    ``Theta = (M/2)^(2/(1+p)) [((1-p)/(1+p)) K]^((1-p)/(1+p))`` and
+    ``K = max{16 ln(sqrt(2e) D (M/2)^(1/(1+p))), 27}`` (the one place (10) is written;
+    :func:`eq_10` evaluates it, :func:`eq_10_limits` takes its limits)."""
+    S = printed.SYMBOLS
+    p, M, D = S["p"], S["M"], S["D"]
+    K = sp.Max(16 * sp.log(sp.sqrt(2 * sp.E) * D * (M / 2) ** (1 / (1 + p))), 27)
+    r = (1 - p) / (1 + p)
+    return (M / 2) ** (2 / (1 + p)) * (r * K) ** r, K, {"p": p, "M": M, "D": D}
+
+
+@functools.cache
+def _eq_10_evaluator() -> Callable[..., mpf]:
+    theta, _, sy = eq_10_symbolic()
+    return sp.lambdify((sy["p"], sy["M"], sy["D"]), theta, "mpmath")
+
+
 def eq_10(p: Number, M: Number, D: Number, dps: int = DEFAULT_DPS) -> mpf:
-    """Theta(p, M, D) of (10) (reconstructed from the proof of Lemma 4.1):
+    """Theta(p, M, D) of (10):
 
         Theta = (M/2)^(2/(1+p)) [ ((1-p)/(1+p)) max{16 ln(sqrt(2e) D (M/2)^(1/(1+p))), 27} ]
                 ^((1-p)/(1+p)),
 
-    with the limit M/2 at p = 1.  Lemma 4.1 and Theorem 4.2 need 1/eta >= Theta.
-    Rounded up (a larger threshold is the safe side).
+    with the limit M/2 at p = 1 (:func:`eq_10_limits`).  Lemma 4.1 and Theorem 4.2 need
+    1/eta >= Theta.  Evaluated from :func:`eq_10_symbolic`; rounded up (a larger threshold is
+    the safe side).
+
+    >>> from dpsym.numerics import nstr
+    >>> nstr(eq_10(0, 2, 2), 10), nstr(eq_10(1, 3, 5), 10)
+    ('27.0', '1.5')
     """
     with precision(dps + GUARD_DPS):
         pv = to_mpf(p, "p", REF_10)
@@ -104,29 +152,23 @@ def eq_10(p: Number, M: Number, D: Number, dps: int = DEFAULT_DPS) -> mpf:
         Mv, Dv = to_mpf(M, "M", REF_10), to_mpf(D, "D", REF_10)
         require(Mv > 0, "M", M, "M > 0", REF_10)
         require(Dv > 0, "D", D, "D > 0 (diameter)", REF_10)
-        if pv == 1:
-            out = Mv / 2
-        else:
-            inner = max(16 * mpmath.log(mpmath.sqrt(2 * mpmath.e) * Dv
-                                        * (Mv / 2) ** (1 / (1 + pv))), mpf(27))
-            r = (1 - pv) / (1 + pv)
-            out = (Mv / 2) ** (2 / (1 + pv)) * (r * inner) ** r
+        out = Mv / 2 if pv == 1 else _eq_10_evaluator()(pv, Mv, Dv)
     return round_up(out, dps)
 
 
 def eq_10_limits() -> tuple[Derivation, Derivation]:
     """sympy: p -> 1 gives Theta -> M/2 (either branch of the max, K > 0), and p = 0 gives
     (M/2)^2 max{16 ln(sqrt(2e) D M/2), 27} (the Lipschitz case with M = 2L)."""
-    p = sp.Symbol("p", positive=True)
-    M, K = sp.symbols("M K", positive=True)
-    r = (1 - p) / (1 + p)
-    theta = (M / 2) ** (2 / (1 + p)) * (r * K) ** r
+    theta, K_expr, sy = eq_10_symbolic()
+    p, M = sy["p"], sy["M"]
+    K = sp.Symbol("K", positive=True)
+    theta = theta.subs(K_expr, K)
     lim1 = sp.limit(theta, p, 1, "-")
     d1 = Derivation(lim1, M / 2, sp.simplify(lim1 - M / 2),
                     "lim_{p->1-} (M/2)^(2/(1+p)) (((1-p)/(1+p)) K)^((1-p)/(1+p)) = M/2, K > 0")
     at0 = theta.subs(p, 0)
     d0 = Derivation(at0, (M / 2) ** 2 * K, sp.simplify(at0 - (M / 2) ** 2 * K),
-                    "p = 0: Theta = (M/2)^2 K with K = max{16 ln(sqrt(2e) D M/2), 27}")
+                    "p = 0: Theta = (M/2)^2 K with K = max{16 ln(sqrt(2e) D M/2), 27} at p = 0")
     return d1, d0
 
 
@@ -189,6 +231,21 @@ def lem_4_1_inequalities() -> list[Derivation]:
     d2 = Derivation(sp.simplify(diff), target, sp.simplify(diff - target),
                     "F_p(x) - F(x) = 2p/(1+p) ln x >= 0 for x >= 1, p >= 0")
     return [d1, d2]
+
+
+def lem_4_1_p0_printed(M: Number, D: Number, dps: int = DEFAULT_DPS) -> mpf:
+    """The Lipschitz case of Lemma 4.1 as the paper states it after the lemma,
+    1/eta >= (M/2)^2 max{16 ln(D (M/2) e), 27}
+    (:data:`dpsym.papers.bravo2025.printed.LEM_4_1_P0`): the right side.  It has e where
+    (10) at p = 0 has sqrt(2e), so it is at least Theta(0, M, D) and the lemma still follows.
+    Rounded up."""
+    S = printed.SYMBOLS
+    f = sp.lambdify((S["M"], S["D"]), printed.formula(printed.LEM_4_1_P0), "mpmath")
+    with precision(dps + GUARD_DPS):
+        Mv, Dv = to_mpf(M, "M", REF_41), to_mpf(D, "D", REF_41)
+        require(Mv > 0 and Dv > 0, "M", M, "M > 0 and D > 0", REF_41)
+        out = f(Mv, Dv)
+    return round_up(out, dps)
 
 
 def lem_4_1_sweep(draws: int = 400, seed: int = 0, dps: int = 20) -> tuple[mpf, dict]:
@@ -280,6 +337,20 @@ def adaptivity_profile(eta: Number, ps: Sequence[float], grad: Callable[[np.ndar
     return out
 
 
+def sec_4_adaptivity(eta: Number = "0.5", beta: float = 5.0, points: int = 401
+                     ) -> tuple[bool, tuple[float, float, float], list[tuple[float, float, float]]]:
+    """The adaptivity remark after (9) on f(x) = (2/3)|x|^(3/2) + beta x^2/2 over [-1, 1]
+    (p in [0, 1/2] on 26 points, M(p) on a grid of ``points``): returns (log M(p) convex on
+    the grid, the minimiser (p*, M(p*), term) of h(p, M(p))/(4 eta), the profile of
+    :func:`adaptivity_profile`)."""
+    xs = np.linspace(-1, 1, points)
+    prof = adaptivity_profile(eta, np.linspace(0, 0.5, 26), sqrt_plus_quadratic_gradient(beta),
+                              xs)
+    logM = np.log([m for _, m, _ in prof])
+    convex = bool(np.all(np.diff(logM, 2) >= -1e-12))
+    return convex, min(prof, key=lambda r: r[2]), prof
+
+
 def sqrt_plus_quadratic_gradient(beta: float) -> Callable[[np.ndarray], np.ndarray]:
     """Gradient of f(x) = (2/3)|x|^(3/2) + beta x^2/2: sign(x) sqrt|x| + beta x (convex;
     (p, M)-weakly smooth exactly for p <= 1/2 on [-1, 1])."""
@@ -289,7 +360,8 @@ def sqrt_plus_quadratic_gradient(beta: float) -> Callable[[np.ndarray], np.ndarr
 # --- Appendix C: Lemma C.1 ------------------------------------------------------------------
 
 def lem_c_1_paper(D: Number, eta: Number, dps: int = DEFAULT_DPS) -> mpf:
-    """Lemma C.1 as printed: KL(J mu || J nu) <= D^2/(4 eta) for all mu, nu on X (erratum S2)."""
+    """The first step of Lemma C.1's proof: KL(J mu || J nu) <= D^2/(4 eta) for all mu, nu on X
+    (false for non-nonexpansive maps: :func:`lem_c_1_counterexample`)."""
     with precision(dps + GUARD_DPS):
         Dv, ev = to_mpf(D, "D", REF_C1), to_mpf(eta, "eta", REF_C1)
         require(Dv > 0, "D", D, "D > 0", REF_C1)
@@ -360,12 +432,23 @@ class MixingExperiment:
 
 
 def pla_mixing_experiment(params: dict | None = None) -> MixingExperiment:
-    """Run the seeded PLA experiment of :data:`PLA_EXPERIMENT` (about 1 s).
+    """Run the seeded PLA experiment of :data:`PLA_EXPERIMENT` (about 1 s; the default run
+    is cached, the function being deterministic).
 
     The interval is [-1, 1] (so ``params["D"]`` must be 2) and f = L|x|; ``params`` may
     change eta (with 1/eta >= Theta), the start, the sample sizes and the seed.
     """
-    P = dict(PLA_EXPERIMENT if params is None else params)
+    if params is None:
+        return _default_experiment()
+    return _experiment(dict(params))
+
+
+@functools.cache
+def _default_experiment() -> MixingExperiment:
+    return _experiment(dict(PLA_EXPERIMENT))
+
+
+def _experiment(P: dict) -> MixingExperiment:
     eta = P["eta"]
     ef = float(eta)
     grad = abs_subgradient(float(P["L"]))
@@ -393,29 +476,3 @@ def pla_mixing_experiment(params: dict | None = None) -> MixingExperiment:
             bo.append(float(thm_4_2_tv_bound(t, P["D"], eta)))
     return MixingExperiment(times, tuple(mc), tuple(gb), tuple(gf), tuple(pk), tuple(bo),
                             float(theta))
-
-
-@figure("bravo2025", "pla_mixing",
-        "PLA on [-1,1], f=|x|: empirical TV to stationarity vs (9)+Pinsker and Thm 4.2")
-def figure_pla_mixing(exp: MixingExperiment | None = None) -> Figure:
-    """TV distance to stationarity against T: Monte Carlo (with 2-sd bars and the noise
-    floor), the discretised kernel, and the bounds (9)+Pinsker and Theorem 4.2."""
-    e = pla_mixing_experiment() if exp is None else exp
-    fig, ax = new_figure(1, width=5.2, height=3.8)
-    t = np.array(e.times, dtype=float)
-    v = np.array([m[0] for m in e.mc])
-    sd = np.array([m[1] for m in e.mc])
-    floor = np.array([m[2] for m in e.mc])
-    ax.errorbar(t, v, yerr=2 * sd, fmt="o", markersize=3, label="Monte Carlo (binned)")
-    ax.plot(t, floor, color="#888888", linestyle=":", label="MC noise floor")
-    ax.plot(t, e.grid_binned, label="kernel on a grid (binned)")
-    ax.plot(t, e.pinsker, linestyle="--", label="(9) + Pinsker")
-    ax.step(t, e.boosted, where="post", linestyle="-.", label="Thm 4.2 staircase")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_ylim(1e-3, 1.5)
-    ax.set_xlabel("iterations T")
-    ax.set_ylabel("TV to stationarity from x0 = 1")
-    ax.set_title(r"PLA, $f=|x|$ on $[-1,1]$, $\eta=1/27$")
-    ax.legend(fontsize=7)
-    return fig

@@ -4,14 +4,16 @@ Covered: Def. A.16 / Lemma A.17 (sampled Gaussian mechanism over a ball), Lemma 
 (Mironov, Talwar & Zhang 2019, Thm 11), Theorem 5.2 (convex, L-Lipschitz, (p, M)-weakly
 smooth losses, Poisson batches), Remark 5.3 / Theorem 1.2 (the capped curve
 min{T, 2 Tbar + V}), Figure 1, Theorem 5.4 (beta-smooth nonconvex losses, batches
-without replacement), the (eps, delta) conversion (22) and its validity condition (23),
-and two errata: the constant 6.25 after (23) (S1) and Poisson batches larger than b in
-Theorem 5.2 (S4).
+without replacement), the (eps, delta) conversion (22), its validity condition (23) and the
+sufficient condition the paper derives for it, and the comparison with (24).  Evidence:
+the size of Poisson batches (which may exceed b) and what it does to the modulus of (14); the
+last-iterate divergence of a small Poisson instance against Theorem 5.2's bound; Lemma A.18
+outside its hypothesis q < 1/5.
 
 Symbols follow the paper: alpha (Renyi order), L (Lipschitz constant / gradient bound), n
 (dataset size), b (expected or fixed batch size), eta (step size), sigma (noise: the
 update adds N(0, eta^2 sigma^2 I)), D (diameter), p, M (Hoelder exponent and constant),
-beta (smoothness), T (iterations), Tbar (the PABI window).
+beta (smoothness), T (iterations), Tbar (the PABI window), delta (DP failure probability).
 
 Two quantities are computed by the shared concept modules, never here:
 
@@ -19,8 +21,8 @@ Two quantities are computed by the shared concept modules, never here:
   (MTZ19), which is the *dominating* direction R_alpha(mixture || N(0, s^2)); the paper's
   S_alpha (Def. A.16) is the other direction, so every bound built on it here stays an
   upper bound (MTZ19, Thm 5);
-* the RDP -> (eps, delta) conversion, :mod:`dpsym.rdp.conversions` (Mironov 2017, Prop. 3
-  for (22)).
+* the RDP -> (eps, delta) conversion, :mod:`dpsym.rdp.conversions` (Mironov 2017, Prop. 3),
+  which cross-checks (22).
 
 Every privacy bound is computed with guard digits and rounded *up*.
 """
@@ -28,71 +30,93 @@ Every privacy bound is computed with guard digits and rounded *up*.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from fractions import Fraction
 
 import mpmath
 import numpy as np
 import sympy as sp
-from matplotlib.figure import Figure
 from mpmath import mpf
 
 from dpsym.errors import require, require_integer
 from dpsym.fdp.symbolic import Derivation
-from dpsym.figures import figure, new_figure
+from dpsym.langevin import GridKernel
 from dpsym.numerics import (
     DEFAULT_DPS,
     GUARD_DPS,
     Number,
-    find_root,
     precision,
     round_down,
     round_up,
     to_mpf,
 )
+from dpsym.papers.bravo2025 import printed
 from dpsym.papers.bravo2025.corollaries import cor_3_7, cor_3_8
+from dpsym.papers.registry import cite
 from dpsym.rdp.conversions import epsilon_from_rdp
+from dpsym.rdp.gaussian_mixture import (
+    renyi_gaussian_vs_mixture,
+    sgm_alpha_star,
+    sgm_alpha_star_conditions,
+)
 from dpsym.rdp.subsampled_gaussian import poisson_gaussian_rdp
 from dpsym.shifts.modulus import nonconvex_smooth, weakly_smooth
 
 __all__ = [
-    "FIGURE_1",
+    "FIGURE_1_ETA_EXPONENT",
+    "PoissonInstance",
     "alpha_star",
+    "ceil_fraction",
     "composition_bound",
     "def_a_16",
     "eq_22",
+    "eq_22_conversion",
+    "eq_22_derived",
+    "eq_22_eta_growth",
     "eq_22_symbolic",
+    "eq_23_alpha_star_floor",
+    "eq_23_corrected_sweep",
+    "eq_23_counterexample",
     "eq_23_holds",
-    "figure_1",
+    "eq_23_sufficient_corrected",
+    "eq_23_sufficient_printed",
+    "eq_24_tail_bound",
+    "exact",
+    "figure_1_curves",
+    "figure_1_gaps",
+    "figure_1_grid",
     "figure_1_value",
-    "figure_privacy_curve",
     "lem_a_17",
     "lem_a_18",
     "lem_a_18_conditions",
-    "poisson_batch_excess",
+    "lem_a_18_outside_hypothesis",
     "rem_5_3",
     "rem_5_3_V",
-    "s1_condition_corrected",
-    "s1_condition_printed",
-    "s4_modulus_violation",
     "thm_5_2",
+    "thm_5_2_batch_tail",
     "thm_5_2_exact_sampling",
+    "thm_5_2_modulus_counterexample",
+    "thm_5_2_poisson_small_n",
     "thm_5_2_symbolic",
     "thm_5_2_tbar",
     "thm_5_4",
+    "thm_5_4_A",
     "thm_5_4_alpha_star",
     "thm_5_4_pabi_term",
     "thm_5_4_symbolic",
+    "thm_5_4_tbar_check",
     "thm_5_4_tbar_min",
 ]
 
-PAPER = "Bravo et al. 2025"
-REF_A16 = f"{PAPER}, Def. A.16"
-REF_A17 = f"{PAPER}, Lemma A.17"
-REF_A18 = f"{PAPER}, Lemma A.18 (= Mironov, Talwar & Zhang 2019, Thm 11)"
-REF_52 = f"{PAPER}, Thm 5.2"
-REF_53 = f"{PAPER}, Remark 5.3"
-REF_54 = f"{PAPER}, Thm 5.4"
-REF_22 = f"{PAPER}, eq. (22)-(23)"
+PAPER = "bravo2025"
+REF_A16 = cite(PAPER, "Def. A.16")
+REF_A17 = cite(PAPER, "Lemma A.17")
+REF_A18 = cite(PAPER, "Lemma A.18 (= Mironov, Talwar & Zhang 2019, Thm 11)")
+REF_52 = cite(PAPER, "Thm 5.2")
+REF_53 = cite(PAPER, "Remark 5.3")
+REF_54 = cite(PAPER, "Thm 5.4")
+REF_22 = cite(PAPER, "eq. (22)-(23)")
+REF_24 = cite(PAPER, "eq. (24)")
 
 
 # --- exact rationals for ceilings ----------------------------------------------------------
@@ -133,33 +157,17 @@ def _p_check(p: Number, ref: str) -> mpf:
 def def_a_16(alpha: Number, q: Number, sigma: Number, dps: int = 30) -> mpf:
     """S_alpha(q, sigma) = R_alpha( N(0, s^2) || (1-q) N(0, s^2) + q N(1, s^2) ) (Def. A.16).
 
-    The paper's own direction, evaluated literally by quadrature:
-    with w(z) = 1 + q expm1((2z - 1)/(2 s^2)) (the likelihood ratio mixture/N(0, s^2), whose
-    N(0, s^2)-mean is 1), e^{(alpha-1) S} = E_{N(0,s^2)}[w^(1-alpha)], and the integrand
-    w^(1-alpha) - 1 - (1-alpha)(w-1) >= 0 has no cancellation at small q.  Used to check the
+    The paper's own direction (mixture second), evaluated by the foundation's quadrature
+    :func:`dpsym.rdp.gaussian_mixture.renyi_gaussian_vs_mixture`. Used to check the
     direction convention (this value is <= :func:`lem_a_17` with r = 1); accounting uses
-    the dominating direction.  Not rounded (a check, not a bound).
+    the dominating direction. Not rounded (a check, not a bound).
     """
-    with precision(dps + GUARD_DPS):
-        a = to_mpf(alpha, "alpha", REF_A16)
-        require(a > 1, "alpha", alpha, "alpha > 1", REF_A16)
-        qv = to_mpf(q, "q", REF_A16)
-        require(0 < qv < 1, "q", q, "0 < q < 1", REF_A16)
-        s = _positive(sigma, "sigma", REF_A16)
-        s2 = s * s
-        extra = int(max(0, -mpmath.log10(qv))) * 2 + 5
-
-        def f(z: mpf) -> mpf:
-            with mpmath.workdps(mpmath.mp.dps + extra):
-                x = qv * mpmath.expm1((2 * z - 1) / (2 * s2))
-                g = mpmath.expm1((1 - a) * mpmath.log1p(x)) - (1 - a) * x
-                return +(mpmath.npdf(z, 0, s) * g / (qv * qv))
-
-        pts = sorted({mpf(0), mpf(1), mpf(1) / 2 + s2 * mpmath.log((1 - qv) / qv)})
-        val = mpmath.quad(f, [mpmath.ninf, *pts, mpmath.inf]) * qv * qv
-        out = mpmath.log1p(val) / (a - 1)
-    with precision(dps):
-        return +out
+    a = to_mpf(alpha, "alpha", REF_A16)
+    require(a > 1, "alpha", alpha, "alpha > 1", REF_A16)
+    qv = to_mpf(q, "q", REF_A16)
+    require(0 < qv < 1, "q", q, "0 < q < 1", REF_A16)
+    _positive(sigma, "sigma", REF_A16)
+    return renyi_gaussian_vs_mixture(alpha, q, sigma, dps=dps)
 
 
 @functools.lru_cache(maxsize=512)
@@ -185,25 +193,18 @@ def lem_a_17(alpha: Number, q: Number, sigma: Number, r: Number = 1,
 
 def lem_a_18_conditions(alpha: Number, q: Number, sigma: Number,
                         dps: int = DEFAULT_DPS) -> tuple[mpf, mpf]:
-    """The slacks of the two conditions defining alpha*(q, sigma) in Lemma A.18.
+    """The slacks of the two conditions defining alpha*(q, sigma) in Lemma A.18 (MTZ19,
+    Thm 11), from :func:`dpsym.rdp.gaussian_mixture.sgm_alpha_star_conditions`.
 
     With M = log(1 + 1/(q (alpha - 1))):
     g1 = M sigma^2/2 - log(sigma^2) - alpha and
     g2 = (M^2 sigma^2/2 - log(5 sigma^2)) / (M + log(q alpha) + 1/(2 sigma^2)) - alpha;
-    alpha satisfies the lemma's conditions iff both are >= 0 (and the denominator of g2 is
-    positive; a non-positive denominator is reported as g2 = -inf).
+    alpha satisfies the lemma's conditions iff both are >= 0.
     """
-    with precision(dps + GUARD_DPS):
-        a = to_mpf(alpha, "alpha", REF_A18)
-        require(a > 1, "alpha", alpha, "alpha > 1", REF_A18)
-        qv, s = to_mpf(q, "q", REF_A18), _positive(sigma, "sigma", REF_A18)
-        s2 = s * s
-        Mv = mpmath.log1p(1 / (qv * (a - 1)))
-        g1 = Mv * s2 / 2 - mpmath.log(s2) - a
-        den = Mv + mpmath.log(qv * a) + 1 / (2 * s2)
-        g2 = (Mv * Mv * s2 / 2 - mpmath.log(5 * s2)) / den - a if den > 0 else mpmath.ninf
-    with precision(dps):
-        return +g1, +g2
+    a = to_mpf(alpha, "alpha", REF_A18)
+    require(a > 1, "alpha", alpha, "alpha > 1", REF_A18)
+    _positive(sigma, "sigma", REF_A18)
+    return sgm_alpha_star_conditions(alpha, q, sigma, dps=dps)
 
 
 def alpha_star(q: Number, sigma: Number, dps: int = DEFAULT_DPS) -> mpf:
@@ -216,27 +217,11 @@ def alpha_star(q: Number, sigma: Number, dps: int = DEFAULT_DPS) -> mpf:
     when they are not monotone.)  Found by root finding on min(g1, g2) and rounded *down*
     (fewer orders are certified, never more).  Hypotheses q in (0, 1/5), sigma >= 4.
     """
-    with precision(dps + GUARD_DPS):
-        qv = to_mpf(q, "q", REF_A18)
-        require(0 < qv < mpf(1) / 5, "q", q, "0 < q < 1/5", REF_A18)
-        s = to_mpf(sigma, "sigma", REF_A18)
-        require(s >= 4, "sigma", sigma, "sigma >= 4", REF_A18)
-
-        def slack(a: mpf) -> mpf:
-            g1, g2 = lem_a_18_conditions(a, qv, s, dps=mpmath.mp.dps)
-            return min(g1, g2)
-
-        # Scan outwards geometrically in alpha - 1 for the first sign change.
-        lo = mpf(1) + mpf(10) ** -6
-        require(slack(lo) > 0, "sigma", sigma, "the conditions of Lemma A.18 near alpha = 1",
-                REF_A18)
-        hi = lo
-        while slack(hi) > 0:
-            lo, hi = hi, 1 + 2 * (hi - 1)
-            require(hi < mpf(10) ** 12, "sigma", sigma, "a finite alpha* (Lemma A.18)",
-                    REF_A18)
-        root = find_root(slack, lo, hi, lower=lo, upper=hi, side="lower")
-    return round_down(root, dps)
+    qv = to_mpf(q, "q", REF_A18)
+    require(0 < qv < mpf(1) / 5, "q", q, "0 < q < 1/5", REF_A18)
+    s = to_mpf(sigma, "sigma", REF_A18)
+    require(s >= 4, "sigma", sigma, "sigma >= 4", REF_A18)
+    return sgm_alpha_star(q, sigma, dps=dps)
 
 
 def lem_a_18(alpha: Number, q: Number, sigma: Number, dps: int = DEFAULT_DPS) -> mpf:
@@ -280,7 +265,8 @@ def _thm_5_2_hyp(alpha: mpf, L: mpf, n: int, b: mpf, sigma: mpf, check_alpha: bo
     require(b <= n, "b", b, f"b <= n = {n}", REF_52)
     require(sigma >= 8 * mpmath.sqrt(2) * L / b, "sigma", sigma,
             f"sigma >= 8 sqrt(2) L / b = {mpmath.nstr(8 * mpmath.sqrt(2) * L / b, 8)}", REF_52)
-    # Lemma A.18 needs q < 1/5 (the paper's Thm 5.2 allows any b <= n; see S5).
+    # Lemma A.18 needs q < 1/5; Theorem 5.2 as printed allows any b <= n (see
+    # lem_a_18_outside_hypothesis for what happens at q >= 1/5)
     require(q < mpf(1) / 5, "b", b, f"b/n < 1/5 (Lemma A.18, used in the proof), b/n = {q}",
             REF_52)
     if check_alpha:
@@ -300,10 +286,16 @@ def thm_5_2(alpha: Number, L: Number, n: Number, b: Number, eta: Number, sigma: 
         eps <= alpha/sigma^2 ( 16 L^2 Tbar / n^2 + D^2/(eta^2 Tbar)
                                + 4 eta^(2p/(1-p)) ((1-p)/(1+p)) (M/2)^(2/(1-p)) ln(Tbar e) ).
 
-    Reading used (erratum S4, see :func:`poisson_batch_excess`): the modulus of the
-    stochastic gradient map (14) is the full-batch one only when |B_t| <= b.  b/n < 1/5 is
-    required (Lemma A.18; erratum S5).  ``check_alpha=False`` skips the alpha* root finding
-    (for plotting).  Rounded up.
+    The proof takes the modulus of the stochastic gradient map (14) to be the full-batch one,
+    which holds only when |B_t| <= b (:func:`thm_5_2_batch_tail`,
+    :func:`thm_5_2_modulus_counterexample`; the bound itself is compared with an exact
+    small-n computation in :func:`thm_5_2_poisson_small_n`).  b/n < 1/5 is required here
+    (Lemma A.18's hypothesis, used in the proof).  ``check_alpha=False`` skips the alpha*
+    root finding (for plotting).  Rounded up.
+
+    >>> from dpsym.numerics import nstr
+    >>> nstr(thm_5_2(2, L=1, n=1000, b=10, eta="0.01", sigma=2, D=1, M=2, p="0.5"), 10)
+    '0.4007417754'
     """
     with precision(dps + GUARD_DPS):
         a = to_mpf(alpha, "alpha", REF_52)
@@ -322,7 +314,7 @@ def thm_5_2(alpha: Number, L: Number, n: Number, b: Number, eta: Number, sigma: 
         # (17): Cor. 3.7 (ln form) over the last Tbar steps with sigma_j^2 = eta^2 sigma^2/2.
         h = weakly_smooth(ev, pv, Mv, dps=mpmath.mp.dps).h
         pabi = cor_3_7(a, ev ** 2 * sv ** 2 / 2, Dv, tbar, h, form="log", dps=mpmath.mp.dps)
-        out = a / sv ** 2 * 16 * Lv ** 2 * tbar / nn ** 2 + pabi
+        out = composition_bound(a, Lv, nn, sv, tbar, dps=mpmath.mp.dps) + pabi
     return round_up(out, dps)
 
 
@@ -423,53 +415,52 @@ def rem_5_3(alpha: Number, L: Number, n: Number, sigma: Number, eta: Number, D: 
     return round_up(out, dps)
 
 
-#: Figure 1's parameters (caption): n = 1000, L = 1, M = 2, D = 1; curves p in {0, .2, .4,
-#: .6, 1} (p = 0.8 omitted as indistinguishable from p = 1).  The eta range is printed as
-#: [n^-1, n^-1/?] with the exponent lost; both n^-1/2 and n^-1/3 are reproduced.  The
-#: printed y ticks are 10^0.9, 10^1, 10^1.2: the curves are ln(2 Tbar + V) on a log axis.
-FIGURE_1 = {
-    "n": 1000, "L": 1, "M": 2, "D": 1,
-    "p": ("0", "0.2", "0.4", "0.6", "1"),
-    "eta_hi_exponents": (Fraction(1, 2), Fraction(1, 3)),
-    "printed_ticks": ("10^0.9", "10^1", "10^1.2"),
-}
+#: Figure 1's parameters (its caption, :data:`dpsym.papers.bravo2025.printed.FIGURE_1`) and
+#: the step-size range [n^-1, n^-1/3] it draws: Remark 5.3 says that p = 0.8 is omitted as
+#: indistinguishable from p = 1 while the curves with p <= 0.6 are drawn apart, which holds
+#: on [n^-1, n^-1/3] and not on [n^-1, n^-1/2] (:func:`figure_1_gaps`).
+FIGURE_1_ETA_EXPONENT = Fraction(1, 3)
 
 
 def figure_1_value(p: Number, eta: Number, n: int = 1000, L: Number = 1, M: Number = 2,
                    D: Number = 1, dps: int = DEFAULT_DPS) -> mpf:
-    """2 Tbar + V(D, M, Tbar, n, p) at step eta (the quantity of Figure 1), rounded up."""
+    """2 Tbar + V(D, M, Tbar, n, p) at step eta (the quantity of Figure 1), rounded up.
+
+    >>> from dpsym.numerics import nstr
+    >>> nstr(figure_1_value(1, "0.1"), 10)          # p = 1: V = 0, Tbar = 2500
+    '5000.0'
+    """
     with precision(dps + GUARD_DPS):
         tbar = thm_5_2_tbar(D, n, eta, L)
         out = 2 * tbar + rem_5_3_V(D, M, eta, n, L, p, dps=mpmath.mp.dps)
     return round_up(out, dps)
 
 
-def _figure_1_grid(exp_hi: Fraction, points: int = 33) -> np.ndarray:
-    return np.logspace(-3, -3 * float(exp_hi), points)
+def figure_1_grid(exponent: Fraction = FIGURE_1_ETA_EXPONENT, points: int = 61) -> np.ndarray:
+    """Step sizes eta log-spaced on [n^-1, n^-exponent], n = 1000 (Figure 1's x axis)."""
+    n = printed.FIGURE_1["n"]
+    return np.logspace(-np.log10(n), -float(exponent) * np.log10(n), points)
 
 
-@figure("bravo2025", "figure_1", "Figure 1: 2 Tbar + V against the step size (Thm 5.2)")
-def figure_1() -> Figure:
-    """Figure 1: ln(2 Tbar + V) on a log axis against eta, n = 1000, L = 1, M = 2, D = 1.
+def figure_1_curves(exponent: Fraction = FIGURE_1_ETA_EXPONENT, points: int = 61,
+                    ps: tuple[str, ...] = (*printed.FIGURE_1["p"], "0.8")
+                    ) -> dict[str, list[mpf]]:
+    """ln(2 Tbar + V) on :func:`figure_1_grid` for each p (Figure 1's curves; 20 digits)."""
+    f = printed.FIGURE_1
+    etas = figure_1_grid(exponent, points)
+    with precision(30):
+        return {p: [mpmath.log(figure_1_value(p, repr(float(e)), f["n"], f["L"], f["M"], f["D"],
+                                              dps=20)) for e in etas] for p in ps}
 
-    Left: eta in [n^-1, n^-1/2]; right: eta in [n^-1, n^-1/3] (the printed upper limit is
-    illegible).  Dotted: p = 0.8 (omitted in the paper, indistinguishable from p = 1).
-    """
-    fig, axes = new_figure(2, width=4.4, height=3.4)
-    styles = {"0": "-.", "0.2": "-", "0.4": "--", "0.6": ":", "1": "-"}
-    for ax, ex in zip(axes, FIGURE_1["eta_hi_exponents"], strict=True):
-        etas = _figure_1_grid(ex)
-        for p in (*FIGURE_1["p"], "0.8"):
-            vals = [float(mpmath.log(figure_1_value(p, repr(float(e)), dps=20)))
-                    for e in etas]
-            ax.plot(etas, vals, linestyle=styles.get(p, (0, (1, 3))), label=f"p = {p}")
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel(r"step size $\eta$")
-        ax.set_ylabel(r"$\ln(2\bar T + V)$")
-        ax.set_title(rf"$\eta\in[n^{{-1}}, n^{{-{ex.numerator}/{ex.denominator}}}]$")
-        ax.legend(fontsize=7)
-    return fig
+
+def figure_1_gaps(exponent: Fraction, ps: tuple[str, ...] = ("0.6", "0.7", "0.8"),
+                  points: int = 61) -> dict[str, mpf]:
+    """max over the grid of |ln(2 Tbar + V)(p) / ln(2 Tbar + V)(p = 1) - 1|: how far each
+    curve of Figure 1 is from the smooth case p = 1, on [n^-1, n^-exponent]."""
+    curves = figure_1_curves(exponent, points, (*ps, "1"))
+    with precision(30):
+        return {p: max(abs(v / w - 1) for v, w in zip(curves[p], curves["1"], strict=True))
+                for p in ps}
 
 
 # --- Theorem 5.4 and the (eps, delta) conversion --------------------------------------------
@@ -489,8 +480,13 @@ def thm_5_4_alpha_star(L: Number, n: Number, b: Number, sigma: Number,
 def thm_5_4_tbar_min(eta: Number, beta: Number) -> int:
     """The smallest R with (1 + eta beta)^(2R) >= 2, i.e. c^R/(c^R - 1) <= 2 for c = (1+eta beta)^2.
 
-    This is what the proof of Theorem 5.4 needs of Tbar (from (21) to the final bound).
-    It is *not* the paper's printed Tbar, which the OCR does not show (ledger: unresolved).
+    This is what the proof of Theorem 5.4 needs of its window Tbar = T - tau: the last step
+    of the proof bounds (21) by 2 alpha D^2 (c - 1)/(eta^2 sigma^2), i.e. uses
+    c^Tbar/(c^Tbar - 1) <= 2.  Every Tbar at least this large makes the theorem's bound valid;
+    the bound increases with Tbar, so this is the best admissible window.
+
+    >>> thm_5_4_tbar_min("0.1", 1), thm_5_4_tbar_min("0.01", 1)
+    (4, 35)
     """
     with precision(60):
         ev, bv = _positive(eta, "eta", REF_54), _positive(beta, "beta", REF_54)
@@ -536,9 +532,9 @@ def thm_5_4(alpha: Number, L: Number, n: Number, b: Number, eta: Number, sigma: 
 
         eps <= alpha/sigma^2 ( 52 L^2 Tbar / n^2 + 4 D^2 beta / eta + 2 D^2 beta^2 ).
 
-    ``Tbar`` must be given: the printed definition is illegible (ledger: unresolved).  It
-    is checked against what the proof needs, (1 + eta beta)^(2 Tbar) >= 2
-    (:func:`thm_5_4_tbar_min`).  Rounded up.
+    ``Tbar`` is the window T - tau of the proof; it must satisfy what the proof's last step
+    uses, (1 + eta beta)^(2 Tbar) >= 2 (:func:`thm_5_4_tbar_min`), which is checked.
+    Rounded up.
     """
     with precision(dps + GUARD_DPS):
         a = to_mpf(alpha, "alpha", REF_54)
@@ -557,42 +553,101 @@ def thm_5_4(alpha: Number, L: Number, n: Number, b: Number, eta: Number, sigma: 
         astar = thm_5_4_alpha_star(L, n, b, sigma, dps=mpmath.mp.dps)
         require(1 < a <= astar, "alpha", alpha, f"1 < alpha <= alpha* = {mpmath.nstr(astar, 8)}",
                 REF_54)
-        out = a / sv ** 2 * (52 * Lv ** 2 * tb / nn ** 2 + 4 * Dv ** 2 * betav / ev
-                             + 2 * Dv ** 2 * betav ** 2)
+        out = a / sv ** 2 * thm_5_4_A(Lv, nn, ev, Dv, betav, tb, dps=mpmath.mp.dps)
     return round_up(out, dps)
 
 
-def _A(L: mpf, n: int, eta: mpf, D: mpf, beta: mpf, Tbar: int) -> mpf:
-    return 52 * L ** 2 * Tbar / n ** 2 + 4 * D ** 2 * beta / eta + 2 * D ** 2 * beta ** 2
+def thm_5_4_tbar_check(products: tuple[Number, ...] = ("0.0001", "0.001", "0.01", "0.1",
+                                                       "0.5", "1", "3", "100"),
+                       dps: int = 30) -> list[tuple[str, int, int, bool, bool, bool]]:
+    """Theorem 5.4's window Tbar, from what its proof needs (beta = 1, eta = the product
+    eta beta, D = sigma = alpha = 1).
+
+    The proof ends by bounding (21) at R = Tbar by 2 alpha D^2 (2 eta beta + eta^2 beta^2)/
+    (eta^2 sigma^2), i.e. by assuming c^Tbar/(c^Tbar - 1) <= 2, c = (1 + eta beta)^2.  For
+    each eta beta returns (eta beta, Tbar_min of :func:`thm_5_4_tbar_min`, the Bernoulli
+    choice ceil(1/(2 eta beta)), whether (21) at Tbar_min is within the final bound, whether
+    it is not at Tbar_min - 1 (minimality; True when Tbar_min = 1), whether the Bernoulli
+    choice is admissible)."""
+    rows = []
+    with precision(dps + GUARD_DPS):
+        for eb in products:
+            ev = _positive(eb, "eta", REF_54)
+            tmin = thm_5_4_tbar_min(eb, 1)
+            final = 2 * (2 * ev + ev * ev) / ev ** 2
+            within = thm_5_4_pabi_term(1, 1, eb, 1, 1, tmin, dps=dps) <= final
+            minimal = tmin == 1 or thm_5_4_pabi_term(1, 1, eb, 1, 1, tmin - 1, dps=dps) > final
+            bern = int(mpmath.ceil(1 / (2 * ev)))
+            rows.append((str(eb), tmin, bern, bool(within), bool(minimal), bern >= tmin))
+    return rows
+
+
+def thm_5_4_A(L: Number, n: Number, eta: Number, D: Number, beta: Number, Tbar: Number,
+              dps: int = DEFAULT_DPS) -> mpf:
+    """A = 52 L^2 Tbar/n^2 + 4 D^2 beta/eta + 2 D^2 beta^2: Theorem 5.4's bound is alpha A /
+    sigma^2, and A is the bracket of (22) and (23).  Rounded up.
+
+    >>> from dpsym.numerics import nstr
+    >>> nstr(thm_5_4_A(1, 1000, "0.1", 1, 1, 4), 10)      # 52*4/10^6 + 40 + 2
+    '42.000208'
+    """
+    with precision(dps + GUARD_DPS):
+        Lv, ev, Dv, bv = (_positive(x, k, REF_54) for x, k in
+                          ((L, "L"), (eta, "eta"), (D, "D"), (beta, "beta")))
+        nn = require_integer("n", n, REF_54, minimum=1)
+        tb = require_integer("Tbar", Tbar, REF_54, minimum=1)
+        out = 52 * Lv ** 2 * tb / nn ** 2 + 4 * Dv ** 2 * bv / ev + 2 * Dv ** 2 * bv ** 2
+    return round_up(out, dps)
+
+
+def _eq_22_inputs(L: Number, n: Number, b: Number, eta: Number, sigma: Number, D: Number,
+                  beta: Number, Tbar: Number, delta: Number) -> tuple[mpf, mpf, mpf]:
+    """(A, sigma, ln(1/delta)) at the current precision, hypotheses checked."""
+    _positive(b, "b", REF_22)
+    sv = _positive(sigma, "sigma", REF_22)
+    dv = to_mpf(delta, "delta", REF_22)
+    require(0 < dv < 1, "delta", delta, "0 < delta < 1", REF_22)
+    A = thm_5_4_A(L, n, eta, D, beta, Tbar, dps=mpmath.mp.dps)
+    return A, sv, -mpmath.log(dv)
 
 
 def eq_22(L: Number, n: Number, b: Number, eta: Number, sigma: Number, D: Number,
           beta: Number, Tbar: Number, delta: Number,
           dps: int = DEFAULT_DPS) -> tuple[mpf, mpf, bool]:
     """(22): (eps, alpha, valid) for the conversion of Theorem 5.4 at alpha = 1 + sigma
-    sqrt(ln(1/delta)/A), A = 52 L^2 Tbar/n^2 + 4 D^2 beta/eta + 2 D^2 beta^2:
+    sqrt(ln(1/delta)/A), A of :func:`thm_5_4_A`:
 
         eps <= A/sigma^2 + (2/sigma) sqrt(ln(1/delta) A).
 
-    eps is computed by :func:`dpsym.rdp.conversions.epsilon_from_rdp` (Mironov 2017,
-    Prop. 3) at that alpha with the RDP alpha A / sigma^2 -- which equals (22) (the ledger
-    checks the identity).  ``valid`` is (23): alpha <= alpha* of Theorem 5.4, without
-    which the RDP bound, and so (22), is not established.
+    ``valid`` is (23): alpha <= alpha* of Theorem 5.4, without which the RDP bound, and so
+    (22), is not established.  Rounded up (eps).
+
+    >>> from dpsym.numerics import nstr
+    >>> eps, alpha, valid = eq_22(1, 1000, 50, "0.1", 1, 1, 1, 4, "1e-5")
+    >>> nstr(eps, 8), nstr(alpha, 8), valid
+    ('85.979533', '1.5235608', True)
     """
+    crit, val, syms, _ = eq_22_derived()
+    f_alpha, f_eps = (sp.lambdify(syms, e, "mpmath") for e in (crit, val))
     with precision(dps + GUARD_DPS):
-        Lv, _bv, ev, sv, Dv, betav = (_positive(x, k, REF_22) for x, k in
-                                     ((L, "L"), (b, "b"), (eta, "eta"), (sigma, "sigma"),
-                                      (D, "D"), (beta, "beta")))
-        nn = require_integer("n", n, REF_22, minimum=1)
-        tb = require_integer("Tbar", Tbar, REF_22, minimum=1)
-        dv = to_mpf(delta, "delta", REF_22)
-        require(0 < dv < 1, "delta", delta, "0 < delta < 1", REF_22)
-        A = _A(Lv, nn, ev, Dv, betav, tb)
-        alpha = 1 + sv * mpmath.sqrt(mpmath.log(1 / dv) / A)
-        rdp = alpha * A / sv ** 2
-        eps = epsilon_from_rdp(alpha, rdp, dv, conversion="mironov2017", dps=dps + GUARD_DPS)
+        A, sv, ell = _eq_22_inputs(L, n, b, eta, sigma, D, beta, Tbar, delta)
+        alpha, eps = f_alpha(A, sv, ell), f_eps(A, sv, ell)
         valid = alpha <= thm_5_4_alpha_star(L, n, b, sigma, dps=mpmath.mp.dps)
     return round_up(eps, dps), +alpha, bool(valid)
+
+
+def eq_22_conversion(L: Number, n: Number, b: Number, eta: Number, sigma: Number, D: Number,
+                     beta: Number, Tbar: Number, delta: Number, dps: int = DEFAULT_DPS) -> mpf:
+    """The eps of (22) recomputed by Mironov's conversion (2017, Prop. 3) of the RDP
+    alpha A / sigma^2 of Theorem 5.4 at the alpha (22) chooses
+    (:func:`dpsym.rdp.conversions.epsilon_from_rdp`): a second path to (22).  Rounded up."""
+    f_alpha = sp.lambdify(eq_22_derived()[2], eq_22_derived()[0], "mpmath")
+    with precision(dps + GUARD_DPS):
+        A, sv, ell = _eq_22_inputs(L, n, b, eta, sigma, D, beta, Tbar, delta)
+        alpha = f_alpha(A, sv, ell)
+        eps = epsilon_from_rdp(alpha, alpha * A / sv ** 2, mpmath.exp(-ell),
+                               conversion="mironov2017", dps=dps + GUARD_DPS)
+    return round_up(eps, dps)
 
 
 def eq_23_holds(L: Number, n: Number, b: Number, eta: Number, sigma: Number, D: Number,
@@ -601,23 +656,29 @@ def eq_23_holds(L: Number, n: Number, b: Number, eta: Number, sigma: Number, D: 
     return eq_22(L, n, b, eta, sigma, D, beta, Tbar, delta, dps=dps)[2]
 
 
-def s1_condition_printed(A: Number, n: Number, b: Number, dps: int = DEFAULT_DPS) -> mpf:
-    """The paper's sufficient condition for (23): ln(1/delta) <= 6.25 A ln(n/b)^2 (its
-    right side, rounded down).  Erratum S1: not sufficient (see the ledger)."""
+def eq_23_sufficient_printed(A: Number, n: Number, b: Number, dps: int = DEFAULT_DPS) -> mpf:
+    """The paper's sufficient condition for (23), ln(1/delta) < 6.25 A ln(n/b)^2
+    (:data:`dpsym.papers.bravo2025.printed.EQ_23_CONSTANT`): its right side, rounded down.
+    It is not sufficient (:func:`eq_23_counterexample`)."""
     with precision(dps + GUARD_DPS):
         Av, nv, bv = (_positive(x, k, REF_22) for x, k in ((A, "A"), (n, "n"), (b, "b")))
-        out = mpf("6.25") * Av * mpmath.log(nv / bv) ** 2
+        out = mpf(str(printed.EQ_23_CONSTANT)) * Av * mpmath.log(nv / bv) ** 2
     return round_down(out, dps)
 
 
-def s1_condition_corrected(A: Number, n: Number, b: Number, sigma: Number, L: Number,
-                           dps: int = DEFAULT_DPS) -> mpf:
-    """The correct form of the paper's sufficient condition for (23) (erratum S1):
+def eq_23_sufficient_corrected(A: Number, n: Number, b: Number, sigma: Number, L: Number,
+                               dps: int = DEFAULT_DPS) -> mpf:
+    """A sufficient condition for (23), derived as the paper does with the constants fixed:
 
-    if sigma sqrt(ln(1/delta)/A) >= 1, then 2 sigma sqrt(ln(1/delta)/A) <= b^2 sigma^2
-    ln(n/b)/(16 L^2) suffices, i.e. ln(1/delta) <= b^4 sigma^2 ln(n/b)^2 A / (1024 L^4).
-    Under sigma >= 2 sqrt(10) L/b this is implied by ln(1/delta) <= 5 b^2 A ln(n/b)^2 /
-    (128 L^2).  Returns the right side b^4 sigma^2 ln(n/b)^2 A / (1024 L^4), rounded down.
+        ln(1/delta) <= b^4 sigma^2 ln(n/b)^2 A / (1024 L^4).
+
+    Write x = sigma sqrt(ln(1/delta)/A).  If x >= 1 then 1 + x <= 2x, and 2x <= alpha* =
+    b^2 sigma^2 ln(n/b)/(16 L^2) is the condition above (the paper's 256 should be 1024).
+    If x < 1 then 1 + x < 2 <= alpha*, because Theorem 5.4's hypotheses (b <= n/10,
+    sigma >= 2 sqrt(10) L/b) give alpha* >= (40/16) ln 10 = 5.76: (23) holds with no
+    condition, so no assumption on x is needed.  Under sigma^2 >= 40 L^2/b^2 (Theorem 5.4's
+    hypothesis; the paper writes sigma >= 40 L^2/b^2) the condition is implied by
+    ln(1/delta) <= (5 b^2/(128 L^2)) A ln(n/b)^2.  Returns the right side, rounded down.
     """
     with precision(dps + GUARD_DPS):
         Av, nv, bv, sv, Lv = (_positive(x, k, REF_22) for x, k in
@@ -626,10 +687,112 @@ def s1_condition_corrected(A: Number, n: Number, b: Number, sigma: Number, L: Nu
     return round_down(out, dps)
 
 
-# --- erratum S4: Poisson batches larger than b ----------------------------------------------
+def eq_23_alpha_star_floor(dps: int = DEFAULT_DPS) -> mpf:
+    """The least alpha* = b^2 sigma^2 ln(n/b)/(16 L^2) that Theorem 5.4's hypotheses allow
+    (b <= n/10, sigma >= 2 sqrt(10) L/b): (40/16) ln 10, at the corner of both.  The paper
+    uses alpha* >= 3 (:data:`dpsym.papers.bravo2025.printed.EQ_23_ALPHA_STAR_LOWER`).
+    Rounded down."""
+    with precision(dps + GUARD_DPS):
+        out = thm_5_4_alpha_star(1, 10, 1, 2 * mpmath.sqrt(10), dps=mpmath.mp.dps)
+    return round_down(out, dps)
 
-def poisson_batch_excess(n: Number, b: Number, T: Number = 1,
-                         dps: int = DEFAULT_DPS) -> tuple[mpf, mpf]:
+
+def eq_23_counterexample(sigma: Number, L: Number = 1, n: Number = 1000, b: Number = 5,
+                         eta: Number = "0.1", D: Number = 1, beta: Number = 1,
+                         dps: int = DEFAULT_DPS) -> dict[str, object]:
+    """The paper's sufficient condition for (23) at an instance of Theorem 5.4.
+
+    Tbar is the proof's smallest window (:func:`thm_5_4_tbar_min`), ln(1/delta) =
+    (1 - 10^-6) 6.25 A ln(n/b)^2 (strictly inside the printed condition), alpha the choice
+    of (22).  Returns A, ln(1/delta), alpha, alpha* and whether (23) holds, and whether
+    sigma meets Theorem 5.4's hypothesis and the paper's "sigma >= 40 L^2/b^2".  At b = 5,
+    L = 1 the hypothesis is sigma >= 2 sqrt(10)/5 = 1.265 and the paper's assumption
+    sigma >= 1.6.
+    """
+    with precision(dps + GUARD_DPS):
+        sv, Lv, bv = (_positive(x, k, REF_22) for x, k in ((sigma, "sigma"), (L, "L"), (b, "b")))
+        tbar = thm_5_4_tbar_min(eta, beta)
+        A = thm_5_4_A(L, n, eta, D, beta, tbar, dps=mpmath.mp.dps)
+        ell = eq_23_sufficient_printed(A, n, b, dps=mpmath.mp.dps) * (1 - mpf(10) ** -6)
+        _, alpha, holds = eq_22(L, n, b, eta, sv, D, beta, tbar, mpmath.exp(-ell),
+                                dps=mpmath.mp.dps)
+        astar = thm_5_4_alpha_star(L, n, b, sv, dps=mpmath.mp.dps)
+        out = {"Tbar": tbar, "A": A, "ell": ell, "alpha": alpha, "alpha_star": astar,
+               "holds": holds,
+               "theorem_hypothesis": bool(sv >= 2 * mpmath.sqrt(10) * Lv / bv),
+               "paper_assumption": bool(sv >= 40 * Lv ** 2 / bv ** 2)}
+    with precision(dps):
+        return {k: (+v if isinstance(v, mpf) else v) for k, v in out.items()}
+
+
+def eq_23_corrected_sweep(draws: int = 300, seed: int = 0) -> tuple[int, int, mpf]:
+    """Sufficiency of :func:`eq_23_sufficient_corrected`, by a seeded sweep over Theorem 5.4's
+    hypotheses: L = 1, n in [100, 10^6], b <= n/10, sigma in [1, 10] x 2 sqrt(10)/b, eta,
+    beta, D log-uniform, Tbar the proof's window, and ln(1/delta) = u x the corrected
+    threshold with u uniform in (0, 1] (so sigma sqrt(ln(1/delta)/A) < 1 occurs too).
+    Returns (draws, draws where (23) holds, min over draws of alpha* - alpha) (20 digits)."""
+    ndraws = require_integer("draws", draws, REF_22, minimum=1)
+    rng = np.random.default_rng(seed)
+    ok, worst = 0, mpf("inf")
+    with precision(30):
+        for _ in range(ndraws):
+            n = int(10 ** rng.uniform(2, 6))
+            b = max(1, int(rng.uniform(0.02, 1) * n // 10))
+            sigma = repr(float(rng.uniform(1, 10) * 2 * np.sqrt(10) / b))
+            eta, beta, D = (repr(float(10 ** rng.uniform(-3, 0))) for _ in range(3))
+            tbar = thm_5_4_tbar_min(eta, beta)
+            A = thm_5_4_A(1, n, eta, D, beta, tbar, dps=20)
+            ell = eq_23_sufficient_corrected(A, n, b, sigma, 1, dps=20) * mpf(
+                repr(float(rng.uniform(1e-6, 1))))
+            _, alpha, holds = eq_22(1, n, b, eta, sigma, D, beta, tbar, mpmath.exp(-ell), dps=20)
+            ok += holds
+            worst = min(worst, thm_5_4_alpha_star(1, n, b, sigma, dps=20) - alpha)
+    return ndraws, ok, worst
+
+
+def eq_22_eta_growth(beta: Number = 1, D: Number = 1, L: Number = 1, n: Number = 1000,
+                     dps: int = DEFAULT_DPS) -> tuple[mpf, mpf]:
+    """How (22) blows up as eta -> 0+ (the comparison with (24) at the end of Sec. 5.2).
+
+    With Theorem 5.4's window Tbar = ceil(ln 2/(2 ln(1 + eta beta))) (:func:`thm_5_4_tbar_min`)
+    returns ``eta A`` at eta = 1e-6 and 1e-9: A (hence the leading term A/sigma^2 of (22))
+    grows like 1/eta, with eta A -> 4 D^2 beta + 26 ln(2) L^2/(n^2 beta) (the square-root term
+    grows like eta^(-1/2)); the first term of (24) carries 2 D^2/eta^2, i.e. grows like
+    1/eta^2, which is the paper's "smaller polynomial blowup in 1/eta" for (22)."""
+    out = []
+    with precision(dps + GUARD_DPS):
+        for eta in ("1e-6", "1e-9"):
+            tbar = thm_5_4_tbar_min(eta, beta)
+            out.append(mpf(eta) * thm_5_4_A(L, n, eta, D, beta, tbar, dps=mpmath.mp.dps))
+    with precision(dps):
+        return +out[0], +out[1]
+
+
+def eq_24_tail_bound(xs: tuple[Number, ...] = ("0", "0.5", "1", "2", "5", "10", "30"),
+                     dps: int = DEFAULT_DPS) -> tuple[mpf, mpf]:
+    """The step before (24): the Gaussian tail bound (1/sqrt(2 pi)) int_x^inf e^(-t^2/2) dt <=
+    e^(-x^2/2) for x >= 0, hence Phi^-1(1 - u) <= sqrt(2 ln(1/u)) for 0 < u <= 1/2.
+    Returns (max over xs of Q(x) e^(x^2/2), max over u = Q(xs) of Phi^-1(1-u) /
+    sqrt(2 ln(1/u)) for u < 1/2): both must be <= 1."""
+    from dpsym.numerics import Phi, Phi_inv
+    with precision(dps + GUARD_DPS):
+        ratios, inv = [], []
+        for x in xs:
+            xv = to_mpf(x, "x", REF_24)
+            require(xv >= 0, "x", x, "x >= 0", REF_24)
+            u = Phi(-xv)
+            ratios.append(u * mpmath.exp(xv * xv / 2))
+            if u < mpf(1) / 2:
+                inv.append(-Phi_inv(u) / mpmath.sqrt(2 * mpmath.log(1 / u)))
+        out = (max(ratios), max(inv))
+    with precision(dps):
+        return +out[0], +out[1]
+
+
+# --- Theorem 5.2: Poisson batches larger than b, and b/n >= 1/5 -----------------------------
+
+def thm_5_2_batch_tail(n: Number, b: Number, T: Number = 1,
+                       dps: int = DEFAULT_DPS) -> tuple[mpf, mpf]:
     """(P(|B_t| > b), P(max_t |B_t| > b over T steps)) for Poisson batches, |B_t| ~
     Binomial(n, b/n): the tail is the regularised incomplete beta function
     P(X > b) = I_q(b + 1, n - b), q = b/n (mpmath ``betainc``; the tests compare it with
@@ -638,12 +801,15 @@ def poisson_batch_excess(n: Number, b: Number, T: Number = 1,
     Theorem 5.2 normalises the batch gradient by the *expected* size b, so on
     {|B_t| = k > b} the map (14) is a gradient step of size eta k / b and its modulus
     has h(eta k/b) > h(eta): the stated modulus holds only on {|B_t| <= b}.
+
+    >>> from dpsym.numerics import nstr
+    >>> nstr(thm_5_2_batch_tail(1000, 50)[0], 6)
+    '0.462471'
     """
-    ref = f"{REF_52} (erratum S4)"
-    nn = require_integer("n", n, ref, minimum=1)
-    bb = require_integer("b", b, ref, minimum=1)
-    require(bb <= nn, "b", b, f"b <= n = {nn}", ref)
-    Ti = require_integer("T", T, ref, minimum=1)
+    nn = require_integer("n", n, REF_52, minimum=1)
+    bb = require_integer("b", b, REF_52, minimum=1)
+    require(bb <= nn, "b", b, f"b <= n = {nn}", REF_52)
+    Ti = require_integer("T", T, REF_52, minimum=1)
     with precision(dps + GUARD_DPS):
         q = mpf(bb) / nn
         tail = mpmath.betainc(bb + 1, nn - bb, 0, q, regularized=True) if bb < nn else mpf(0)
@@ -652,19 +818,22 @@ def poisson_batch_excess(n: Number, b: Number, T: Number = 1,
         return +tail, +over_T
 
 
-def s4_modulus_violation(eta: Number, L: Number, b: Number, k: Number,
-                         dps: int = DEFAULT_DPS) -> tuple[mpf, mpf]:
-    """Counterexample to the modulus of (14) when |B_t| = k > b (erratum S4).
+def thm_5_2_modulus_counterexample(eta: Number, L: Number, b: Number, k: Number,
+                                   dps: int = DEFAULT_DPS) -> tuple[mpf, mpf]:
+    """The modulus of (14) on a batch of size |B_t| = k > b.
 
     f(x, z) = L |x| for every z (convex, L-Lipschitz, (0, 2L)-weakly smooth), d = 1.
     The map x -> x - (eta/b) sum_{i in B} L sign(x) sends x = e, y = -e to points at
-    distance |2e - 2 eta k L / b| -> 2 eta k L / b as e -> 0, while the claimed modulus
-    gives sqrt(delta^2 + (2 eta L)^2) -> 2 eta L.  Returns (achieved sup as e -> 0, claimed
-    modulus at delta -> 0).
+    distance |2e - 2 eta k L / b| -> 2 eta k L / b as e -> 0, while the modulus the proof
+    uses gives sqrt(delta^2 + (2 eta L)^2) -> 2 eta L.  Returns (achieved sup as e -> 0,
+    that modulus at delta -> 0).
+
+    >>> from dpsym.numerics import nstr
+    >>> [nstr(v, 4) for v in thm_5_2_modulus_counterexample("0.01", 1, 50, 60)]
+    ['0.024', '0.02']
     """
-    ref = f"{REF_52} (erratum S4)"
     with precision(dps + GUARD_DPS):
-        ev, Lv, bv, kv = (_positive(x, nm, ref) for x, nm in
+        ev, Lv, bv, kv = (_positive(x, nm, REF_52) for x, nm in
                           ((eta, "eta"), (L, "L"), (b, "b"), (k, "k")))
         achieved = 2 * ev * kv * Lv / bv
         claimed = 2 * ev * Lv
@@ -672,30 +841,115 @@ def s4_modulus_violation(eta: Number, L: Number, b: Number, k: Number,
         return +achieved, +claimed
 
 
-# --- a privacy-curve comparison figure ------------------------------------------------------
+@dataclass(frozen=True)
+class PoissonInstance:
+    """The last-iterate Renyi divergence of a Poisson noisy-SGD instance against Thm 5.2.
 
-@figure("bravo2025", "privacy_curve",
-        "Noisy SGD RDP vs T: composition and the Remark 5.3 cap (p = 0, 0.5, 1)")
-def figure_privacy_curve() -> Figure:
-    """RDP eps/alpha against T for n = 1000, L = 1, M = 2, D = 1, eta = 0.1, sigma = 1:
-    composition 16 L^2 T/(n^2 sigma^2) vs Remark 5.3's cap min{T, 2 Tbar + V} for
-    p in {0, 0.5, 1} (Tbar = 2500).  The Lipschitz case p = 0 caps only at
-    T = 2 Tbar + V ~ 2.2e6, since V = O(n^2); p = 0.5 pays V ~ 7e3 on top of 2 Tbar.
+    ``renyi[i]`` is R_alpha(X_T || X'_T) at ``times[i]`` on a grid of ``cells`` cells and
+    ``renyi_fine`` on ``2 cells + 1`` (their agreement measures the discretisation);
+    ``bound`` is :func:`thm_5_2` at the instance; ``tbar`` its window; ``expansion`` the
+    largest Lipschitz constant of the map (14) over the batch sizes k <= n (k > b gives
+    |1 - eta k M/b| > 1 near 0: the modulus of the proof fails there); ``p_expansive`` the
+    probability of such a batch in one step.
     """
-    fig, ax = new_figure(1, width=5.0, height=3.6)
-    Ts = np.unique(np.logspace(1, 7, 19).astype(int))
-    comp = [float(composition_bound(2, 1, 1000, 1, int(t), dps=20)) / 2 for t in Ts]
-    ax.plot(Ts, comp, color="#444444", label="composition (Rem. 5.3)")
-    for p in ("0", "0.5", "1"):
-        vals = [float(rem_5_3(2, 1, 1000, 1, "0.1", 1, 2, p, int(t), dps=20)) / 2 for t in Ts]
-        ax.plot(Ts, vals, linestyle="--", label=rf"$\min\{{T, 2\bar T+V\}}$, p = {p}")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("iterations T")
-    ax.set_ylabel(r"RDP bound $\varepsilon/\alpha$")
-    ax.set_title(r"$n=1000,\ \eta=0.1,\ \sigma=1,\ M=2,\ D=L=1$")
-    ax.legend(fontsize=7)
-    return fig
+
+    params: dict[str, object]
+    times: tuple[int, ...]
+    renyi: tuple[float, ...]
+    renyi_fine: tuple[float, ...]
+    bound: mpf
+    tbar: int
+    expansion: float
+    p_expansive: float
+
+
+def thm_5_2_poisson_small_n(n: int = 10, b: int = 1, L: Number = "0.1", D: Number = 2,
+                            M: Number = 2, eta: Number = 1, alpha: Number = 2,
+                            T_max: int = 150, cells: int = 301) -> PoissonInstance:
+    """Does Theorem 5.2's bound hold for Poisson batches at small n?  An instance, computed.
+
+    X = [-D/2, D/2] (d = 1); the n - 1 shared losses are the Huber function with
+    gradient clip(M x, -L, L) (convex, L-Lipschitz, (1, M)-weakly smooth), the differing
+    point has f(x, z) = L x in S and f(x, z') = -L x in S' (gradient difference 2L).  Noisy
+    SGD as in Section 5: Poisson batches with q = b/n, the sum of gradients divided by b,
+    noise N(0, eta^2 sigma^2) with the smallest sigma Theorem 5.2 allows, 8 sqrt(2) L/b,
+    both runs from x_0 = 0.  With eta M = 2 (the largest step p = 1 allows), a batch with
+    k > b shared points makes the map (14) expansive near 0 (slope 1 - 2k/b): the modulus
+    the proof uses fails there, which is the gap this instance probes.  Only the count of
+    shared points in the batch matters (Binomial(n - 1, q)), and whether the differing point
+    is in it (Bernoulli(q)), so the one-step law is a finite mixture of projected Gaussians:
+    :meth:`dpsym.langevin.GridKernel.mixture` discretises it and the laws of X_T are
+    propagated exactly on the grid (float64; ``cells`` odd, so that a cell is centred at
+    x_0 = 0, and the finer grid has ``2 cells + 1``).  Returns :class:`PoissonInstance` for
+    T = 1..T_max; Theorem 5.2's bound (checked hypotheses: b/n < 1/5, sigma, alpha <= alpha*)
+    applies for T >= Tbar.
+    """
+    from scipy.stats import binom
+
+    nn = require_integer("n", n, REF_52, minimum=2)
+    bb = require_integer("b", b, REF_52, minimum=1)
+    Tm = require_integer("T_max", T_max, REF_52, minimum=1)
+    nc = require_integer("cells", cells, REF_52, minimum=3)
+    require(nc % 2 == 1, "cells", cells, "an odd number (a cell centred at x_0 = 0)", REF_52)
+    with precision(DEFAULT_DPS):
+        sigma = 8 * mpmath.sqrt(2) * _positive(L, "L", REF_52) / bb
+        bound = thm_5_2(alpha, L, nn, bb, eta, sigma, D, M, 1)  # checks the hypotheses
+        tbar = thm_5_2_tbar(D, nn, eta, L)
+        Lf, Df, Mf, ef, sf, af = (float(to_mpf(v)) for v in (L, D, M, eta, sigma, alpha))
+    q = bb / nn
+    weights = binom.pmf(np.arange(nn), nn - 1, q)
+
+    def grad(x: np.ndarray) -> np.ndarray:
+        return np.clip(Mf * x, -Lf, Lf)
+
+    def components(sign: float) -> list[tuple[float, object]]:
+        out = []
+        for k, w in enumerate(weights):
+            for c_in, wc in ((0, 1 - q), (1, q)):
+                out.append((float(w * wc), lambda x, k=k, c_in=c_in:
+                            x - ef / bb * (k * grad(x) + c_in * sign * Lf)))
+        return out
+
+    def divergences(m: int) -> list[float]:
+        Ks, Kp = (GridKernel.mixture(ef, ef * sf, components(s), m, a=-Df / 2, b=Df / 2)
+                  for s in (1.0, -1.0))
+        p = np.zeros(m + 2)
+        p[m // 2 + 1] = 1.0  # the middle cell (state 0 is the atom at -D/2), centred at 0
+        pp = p.copy()
+        out = []
+        for _ in range(Tm):
+            p, pp = p @ Ks.matrix, pp @ Kp.matrix
+            keep = p > 0
+            out.append(float(np.log(np.sum(p[keep] ** af * pp[keep] ** (1 - af))) / (af - 1)))
+        return out
+
+    slopes = [abs(1 - ef * k * Mf / bb) for k in range(nn + 1)]
+    p_exp = float(sum(w for k, w in enumerate(weights) if abs(1 - ef * k * Mf / bb) > 1))
+    params = {"n": nn, "b": bb, "L": L, "D": D, "M": M, "eta": eta, "alpha": alpha,
+              "sigma": mpmath.nstr(sigma, 10), "p": 1, "x0": 0, "cells": cells}
+    return PoissonInstance(params, tuple(range(1, Tm + 1)), tuple(divergences(nc)),
+                           tuple(divergences(2 * nc + 1)), bound, tbar, max(slopes), p_exp)
+
+
+def lem_a_18_outside_hypothesis(q: Number, sigma: Number, dps: int = 20
+                                ) -> tuple[mpf, mpf, mpf]:
+    """Lemma A.18's inequality at q >= 1/5, outside its hypothesis q in (0, 1/5).
+
+    Theorem 5.2 allows any b <= n, but its proof applies Lemma A.18 at q = b/n.  Here
+    alpha*(q, sigma) is the end of the range where the lemma's two conditions hold (as in
+    :func:`alpha_star`, without the check on q), and the exact S_alpha in the paper's
+    direction (:func:`def_a_16`) and the dominating direction (:func:`lem_a_17`) are
+    compared with 2 alpha q^2/sigma^2 there.  Returns (alpha*, dominating S_alpha, bound).
+    """
+    with precision(dps + GUARD_DPS):
+        qv, s = to_mpf(q, "q", REF_A18), to_mpf(sigma, "sigma", REF_A18)
+        require(0 < qv < 1, "q", q, "0 < q < 1", REF_A18)
+        require(s >= 4, "sigma", sigma, "sigma >= 4", REF_A18)
+        astar = sgm_alpha_star(qv, s, dps=dps + GUARD_DPS, hypothesis_q=False)
+        rdp = lem_a_17(astar, qv, s, dps=dps)
+        bound = 2 * astar * qv * qv / (s * s)
+    with precision(dps):
+        return +astar, +rdp, +bound
 
 
 # --- sympy derivations ----------------------------------------------------------------------
@@ -768,16 +1022,26 @@ def thm_5_4_symbolic() -> list[Derivation]:
     return out
 
 
-def eq_22_symbolic() -> list[Derivation]:
-    """(22) (sympy): argmin_alpha alpha A/sigma^2 + l/(alpha - 1) = 1 + sigma sqrt(l/A) and
-    the value A/sigma^2 + 2 sqrt(A l)/sigma (l = ln(1/delta))."""
+@functools.cache
+def eq_22_derived() -> tuple[sp.Expr, sp.Expr, tuple[sp.Symbol, sp.Symbol, sp.Symbol], list]:
+    """(22) derived by sympy: Mironov's eps(alpha) = alpha A/sigma^2 + l/(alpha - 1)
+    (l = ln(1/delta)) minimised over alpha > 1.  Returns ``(alpha*, eps at alpha*, (A, sigma,
+    l), all critical points)``; :func:`eq_22` evaluates these expressions."""
     al = sp.Symbol("alpha", positive=True)
     A, sigma, ell = sp.symbols("A sigma ell", positive=True)
     f = al * A / sigma ** 2 + ell / (al - 1)
-    crit = [r for r in sp.solve(sp.diff(f, al), al) if sp.simplify(r - 1).is_positive]
+    crits = sp.solve(sp.diff(f, al), al)
+    crit = next(r for r in crits if sp.simplify(r - 1).is_positive)
+    return crit, sp.simplify(f.subs(al, crit)), (A, sigma, ell), crits
+
+
+def eq_22_symbolic() -> list[Derivation]:
+    """(22) (sympy): argmin_alpha alpha A/sigma^2 + l/(alpha - 1) = 1 + sigma sqrt(l/A) and
+    the value A/sigma^2 + 2 sqrt(A l)/sigma (l = ln(1/delta)), the paper's expressions."""
+    crit, val, (A, sigma, ell), crits = eq_22_derived()
     target = 1 + sigma * sp.sqrt(ell / A)
-    out = [Derivation(crit[0], target, sp.simplify(crit[0] - target), f"critical points {crit}")]
-    val = sp.simplify(f.subs(al, crit[0]))
+    out = [Derivation(crit, target, sp.simplify(crit - target),
+                      f"critical points {crits}; the one above 1 is {crit}")]
     tv = A / sigma ** 2 + 2 * sp.sqrt(A * ell) / sigma
     out.append(Derivation(val, tv, sp.simplify(val - tv), "value (22)"))
     return out

@@ -1,15 +1,20 @@
 """Bravo, Flores-Mella & Guzman 2025, Sections 2-3 and App. B: PABI shifts under a modulus.
 
-Covered: the moduli of Section 2 / Table 1 (derived in :mod:`dpsym.shifts.modulus`),
-Lemma 3.3 (eq. (2)), Lemma 3.5 (the unique minimiser of (P)), Theorem 3.4 (its value as a
-Renyi bound), eq. (7) as printed (the erratum: T in place of c^T; Corollaries 3.7-3.9
-themselves live in :mod:`dpsym.papers.bravo2025.corollaries`), Table 1 (regenerated from
-the derivations), Proposition B.1 and Figure 2 (nonconvexity of E), and two extra figures:
-optimal vs naive shift schedules, and the Renyi bound against T for every Table 1 row.
+Covered: Lemma 3.3 (eq. (2)) and Lemma 3.2 checked against exact divergences of Gaussian
+chains (:mod:`dpsym.shifts.gaussian_chain`), problem (P) and its stationarity system (5),
+Lemma 3.5 (the unique minimiser of (P)), Theorem 3.4 (its value as a Renyi bound; attained
+by linear Gaussian chains when h = 0), Remark 3.6 (the gradient descent-ascent modulus),
+Sections 3.1-3.2 (the feasible set is nonconvex; the Hessian is positive definite on it),
+Table 1 (regenerated from the derivations), Proposition B.1 and Figure 2 (nonconvexity of
+E).  The closed forms live in :mod:`dpsym.shifts.pabi` and the moduli in
+:mod:`dpsym.shifts.modulus`; Corollaries 3.7-3.9 in :mod:`.corollaries`.
 
-Index convention (the paper's): ``c, h, sigma2`` are sequences of length T whose entry t
-belongs to step t (``X_t -> X_{t+1}``), ``t = 0..T-1``; shifts ``a_1..a_T``; ``u_0 = D``,
-``u_T = 0``.  Every Renyi bound is computed with guard digits and rounded *up*.
+Symbols: ``alpha`` (Renyi order), ``D`` (diameter), ``c, h`` (the modulus
+``phi_t(delta) = sqrt(c_t delta^2 + h_t)``), ``sigma2`` (noise variances ``sigma_t^2``,
+a sequence), ``a`` (shifts), ``T`` (steps).  Index convention (the paper's): ``c, h,
+sigma2`` are sequences of length T whose entry t belongs to step t (``X_t -> X_{t+1}``),
+``t = 0..T-1``; shifts ``a_1..a_T``; ``u_0 = D``, ``u_T = 0``.  Every Renyi bound is
+computed with guard digits and rounded *up*.
 """
 
 from __future__ import annotations
@@ -22,14 +27,15 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import sympy as sp
-from matplotlib.figure import Figure
 from mpmath import mpf
 
 from dpsym.errors import require, require_integer
 from dpsym.fdp.symbolic import Derivation
-from dpsym.figures import figure, new_figure
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, round_up, to_mpf
 from dpsym.papers.bravo2025 import corollaries as cor
+from dpsym.papers.bravo2025 import printed
+from dpsym.papers.registry import cite
+from dpsym.shifts import gaussian_chain as gc
 from dpsym.shifts import modulus as mod
 from dpsym.shifts import pabi
 from dpsym.shifts.interpolation import generic_branch
@@ -37,53 +43,67 @@ from dpsym.shifts.interpolation import generic_branch
 __all__ = [
     "FIGURE_2",
     "INSTANCES",
-    "TABLE_1_PRINTED",
+    "RENYI_VS_T",
+    "DominationRow",
     "TableRow",
-    "eq_7_printed",
-    "figure_2",
-    "figure_multistart",
-    "figure_renyi_vs_T",
-    "figure_shift_profiles",
+    "eq_5_symbolic",
+    "feasibility_of_instances",
+    "lem_3_2_projected_instances",
     "lem_3_3",
+    "lem_3_3_gaussian_instances",
     "lem_3_5",
     "multistart_distances",
     "naive_schedules",
     "prop_b_1",
+    "prop_b_1_symbolic",
+    "rem_3_6",
+    "renyi_vs_T",
+    "sec_3_1_nonconvex_feasible_set",
+    "sec_3_2_hessian_on_feasible_set",
     "solve_instance",
     "table_1",
     "thm_3_4",
+    "thm_3_4_tight_symbolic",
 ]
 
-REF = "Bravo et al. 2025"
+PAPER = "bravo2025"
 
 
 # --- statements ---------------------------------------------------------------------------
 
-def lem_3_3(alpha: Number, a: Sequence[Number], sigma2: Sequence[Number], *,
+def lem_3_3(alpha: Number, a: Sequence[Number], sigma2: Sequence[Number],
             dps: int = DEFAULT_DPS) -> mpf:
     """Lemma 3.3, eq. (2): the right side ``(alpha/2) sum_t a_t^2 / sigma_{t-1}^2``.
 
     It bounds ``R_alpha^(phi_[0:T-1](D, a))(X_T || X'_T)``; for a feasible shift sequence
     (``phi_[0:T-1](D, a) = 0``, see :func:`dpsym.shifts.pabi.is_feasible`) it bounds
     ``R_alpha(X_T || X'_T)``.
+
+    >>> from dpsym.numerics import nstr
+    >>> nstr(lem_3_3(2, [1, 1], [2, 2]), 10)      # (2/2) (1/2 + 1/2)
+    '1.0'
     """
     return pabi.renyi_bound_from_shifts(alpha, a, sigma2, dps=dps)
 
 
-def lem_3_5(D: Number, c: Sequence[Number], h: Sequence[Number], sigma2: Sequence[Number], *,
+def lem_3_5(D: Number, c: Sequence[Number], h: Sequence[Number], sigma2: Sequence[Number],
             dps: int = DEFAULT_DPS) -> pabi.ShiftSolution:
     """Lemma 3.5: the unique minimiser ``u*`` of (P) by recursion (4), with its shifts."""
     return pabi.optimal_shifts(D, c, h, sigma2, dps=dps)
 
 
 def thm_3_4(alpha: Number, D: Number, c: Sequence[Number], h: Sequence[Number],
-            sigma2: Sequence[Number], *, dps: int = DEFAULT_DPS) -> mpf:
+            sigma2: Sequence[Number], dps: int = DEFAULT_DPS) -> mpf:
     """Theorem 3.4: ``R_alpha(X_T || X'_T) <= (alpha/2) E(u*)`` (value of (P)), rounded up.
 
     ``E(u*) = D^2 prod_k c_k / sum_j sigma_j^2 prod_{l>j} c_l + sum_t h_t prod_{k>t} c_k /
     sum_{j>=t} sigma_j^2 prod_{l>j} c_l`` (:func:`dpsym.shifts.pabi.optimal_value`).
+
+    >>> from dpsym.numerics import nstr
+    >>> nstr(thm_3_4(2, 1, ["0.84"] * 6, [0] * 6, ["0.2"] * 6), 6)   # Cor. 3.8, c < 1
+    '0.433232'
     """
-    ref = f"{REF}, Thm 3.4"
+    ref = cite(PAPER, "Thm 3.4")
     with precision(dps + GUARD_DPS):
         al = to_mpf(alpha, "alpha", ref)
         require(al >= 1, "alpha", alpha, "alpha >= 1", ref)
@@ -91,54 +111,194 @@ def thm_3_4(alpha: Number, D: Number, c: Sequence[Number], h: Sequence[Number],
     return round_up(val, dps)
 
 
-def eq_7_printed(alpha: Number, sigma2: Number, D: Number, T: int, c: Number, *,
-                 dps: int = DEFAULT_DPS) -> mpf:
-    """Eq. (7) as printed: ``alpha D^2 T (1 - c) / (2 sigma^2 (1 - c^T))`` (an erratum; c != 1).
+def eq_5_symbolic(T: int) -> list[Derivation]:
+    """Eq. (5) from differentiating E: ``dE/du_t * s_{t-1} s_t / 2`` minus the paper's (5),
 
-    The corrected form, with ``c^T`` in place of ``T``, is
-    :func:`dpsym.papers.bravo2025.corollaries.cor_3_8` (same argument order).
+        (c_t s_{t-1} + s_t) u_t - s_{t-1} phi_t'(u_t) u_{t+1} = s_t phi_{t-1}(u_{t-1}),
+
+    for t = 1..T-1 (``s_t = sigma_t^2``); residual 0 means sympy's derivative equals (5).
     """
-    ref = f"{REF}, eq. (7) as printed"
+    E, u, sy = pabi.symbolic_objective(T)
+    D, c, h, s = sy["D"], sy["c"], sy["h"], sy["s"]
+    full = [D, *u, sp.Integer(0)]
+    out = []
+    for t in range(1, T):
+        phi_prev = pabi.modulus_value(c[t - 1], h[t - 1], full[t - 1], sp.sqrt)
+        dphi = sp.diff(pabi.modulus_value(c[t], h[t], full[t], sp.sqrt), full[t])
+        derived = sp.expand(sp.diff(E, full[t]) * s[t - 1] * s[t] / 2)
+        target = sp.expand((c[t] * s[t - 1] + s[t]) * full[t] - s[t - 1] * dphi * full[t + 1]
+                           - s[t] * phi_prev)
+        out.append(Derivation(derived, target, sp.simplify(derived - target),
+                              f"T={T}, t={t}: s_(t-1) s_t/2 * dE/du_t equals eq. (5)"))
+    return out
+
+
+def thm_3_4_tight_symbolic(T: int) -> Derivation:
+    """Theorem 3.4 is attained when h = 0: for the linear Gaussian chains
+    ``X_{t+1} = sqrt(c_t) X_t + N(0, s_t)`` started at points D apart, the exact Renyi
+    divergence (:func:`dpsym.shifts.gaussian_chain.linear_chain_renyi_symbolic`, built from
+    the Gaussian recursion) equals ``(alpha/2) E*`` of :func:`dpsym.shifts.pabi.symbolic_optimum`
+    with all h_t = 0, for symbolic ``D, c_t, s_t`` (sympy)."""
+    T = require_integer("T", T, cite(PAPER, "Thm 3.4"), minimum=1)
+    _, value, sy = pabi.symbolic_optimum(T)
+    alpha = sp.Symbol("alpha", positive=True)
+    bound = alpha / 2 * value.subs({h: 0 for h in sy["h"]})
+    exact = gc.linear_chain_renyi_symbolic(T, alpha=alpha, D=sy["D"],
+                                           a=[sp.sqrt(c) for c in sy["c"]], sigma2=sy["s"])
+    return Derivation(exact, bound, sp.simplify(sp.together(exact - bound)),
+                      f"T={T}: exact R_alpha of the linear Gaussian chains = (alpha/2) E*(h=0)")
+
+
+@dataclass(frozen=True)
+class DominationRow:
+    """One instance of the domination check: a PABI bound and the exact divergence it must
+    dominate (``bound >= exact``); ``tight`` when they must be equal."""
+
+    name: str
+    bound: mpf
+    exact: mpf
+    tight: bool
+
+
+def lem_3_3_gaussian_instances(alpha: Number = 3, dps: int = DEFAULT_DPS
+                               ) -> list[DominationRow]:
+    """Lemma 3.3 and Theorem 3.4 against exact divergences of linear Gaussian chains.
+
+    Unprojected chains ``X_{t+1} = a_t X_t + N(0, sigma_t^2)`` (the domain R is closed and
+    convex; the proof of Lemma 3.3 uses only that the projection is nonexpansive and that
+    the starts are D apart) started at two points D apart.  The map ``x -> a_t x`` has the
+    modulus ``|a_t| delta``, so every ``(c_t, h_t)`` with ``c_t >= a_t^2`` is a valid modulus
+    ``sqrt(c_t delta^2 + h_t)``.  Rows (``exact`` by
+    :func:`dpsym.shifts.gaussian_chain.linear_chain_renyi`):
+
+    * the data of instances D (c = 0.84), E (c = 1.44) and A (c = 1) with ``a_t = sqrt(c_t)``
+      and h = 0: Theorem 3.4 must be *equal* to the exact value (tight);
+    * instance G (time-varying, h_t > 0) with ``a_t = sqrt(c_t)``: a strict bound;
+    * instance B (Lipschitz, c = 1, h = 0.04) with the naive feasible schedule
+      ``u_t = D (T - t)/T`` in Lemma 3.3's eq. (2) (not optimal): a strict bound;
+    * instance D with ``a_t = -sqrt(c_t)/2`` (a contraction four times stronger).
+    """
+    rows = []
     with precision(dps + GUARD_DPS):
-        al, s2 = to_mpf(alpha, "alpha", ref), to_mpf(sigma2, "sigma2", ref)
-        Dv, cv = to_mpf(D, "D", ref), to_mpf(c, "c", ref)
-        T = require_integer("T", T, ref, minimum=1)
-        require(s2 > 0, "sigma2", sigma2, "sigma^2 > 0", ref)
-        require(cv > 0 and cv != 1, "c", c, "c > 0, c != 1", ref)
-        val = al * Dv ** 2 * T * (1 - cv) / (2 * s2 * (1 - cv ** T))
-    return round_up(val, dps)
+        al = to_mpf(alpha, "alpha", cite(PAPER, "Lemma 3.3"))
+        work = dps + GUARD_DPS
+        for name in ("A smooth convex", "D strongly convex", "E nonconvex", "G time-varying"):
+            D, c, h, s2 = INSTANCES[name]
+            slopes = [mpmath.sqrt(to_mpf(x)) for x in c]
+            bound = thm_3_4(al, D, c, h, s2, dps=work)
+            exact = gc.linear_chain_renyi(al, D, slopes, s2, dps=work)
+            rows.append(DominationRow(f"{name}: Thm 3.4, a_t = sqrt(c_t)", bound, exact,
+                                      all(to_mpf(x) == 0 for x in h)))
+        D, c, h, s2 = INSTANCES["B convex Lipschitz"]
+        u = naive_schedules(D, c, h, dps=work)["linear"]
+        a = pabi.u_to_a(u, D, c, h, dps=work)
+        rows.append(DominationRow("B convex Lipschitz: eq. (2), u_t = D (T-t)/T",
+                                  lem_3_3(al, a, s2, dps=work),
+                                  gc.linear_chain_renyi(al, D, [1] * len(c), s2, dps=work),
+                                  False))
+        D, c, h, s2 = INSTANCES["D strongly convex"]
+        slopes = [-mpmath.sqrt(to_mpf(x)) / 2 for x in c]
+        rows.append(DominationRow("D strongly convex: Thm 3.4, a_t = -sqrt(c_t)/2",
+                                  thm_3_4(al, D, c, h, s2, dps=work),
+                                  gc.linear_chain_renyi(al, D, slopes, s2, dps=work), False))
+    with precision(dps):
+        return [DominationRow(r.name, +r.bound, +r.exact, r.tight) for r in rows]
+
+
+def lem_3_2_projected_instances(alpha: Number = 3, dps: int = DEFAULT_DPS
+                                ) -> list[DominationRow]:
+    """Lemma 3.2 (one step, with a projection) against the exact divergence.
+
+    ``X = [-1, 1]``, ``f = L|x|`` (convex, L-Lipschitz; the subgradient map
+    ``Phi(x) = x - eta L sign(x)`` has modulus ``phi(delta) = sqrt(delta^2 + (2 eta L)^2)``,
+    Sec. 2, item (1)), point masses at ``+-x`` (``delta = 2x``).  With ``a = phi(delta)``
+    Lemma 3.2 gives ``R_alpha(Y || Y') <= alpha phi(delta)^2/(2 sigma^2)``; the exact value
+    is the Renyi divergence of two projected Gaussians
+    (:func:`dpsym.shifts.gaussian_chain.projected_gaussian_renyi`).  Rows for (eta, L, x,
+    sigma^2) in {(0.3, 1, 1e-6, 0.6), (0.1, 2, 0.5, 0.2), (1, 5, 1e-9, 2)}.
+    """
+    rows = []
+    with precision(dps + GUARD_DPS):
+        al = to_mpf(alpha, "alpha", cite(PAPER, "Lemma 3.2"))
+        for eta, L, x, s2 in (("0.3", 1, "1e-6", "0.6"), ("0.1", 2, "0.5", "0.2"),
+                              (1, 5, "1e-9", 2)):
+            m = mod.lipschitz(eta, L, dps=dps + GUARD_DPS)
+            ev, Lv, xv, sv = (to_mpf(v) for v in (eta, L, x, s2))
+            bound = round_up(al * m(2 * xv) ** 2 / (2 * sv), dps + GUARD_DPS)
+            exact = gc.projected_gaussian_renyi(al, xv - ev * Lv, -xv + ev * Lv, sv, -1, 1,
+                                                dps=dps + GUARD_DPS)
+            rows.append(DominationRow(f"eta={eta}, L={L}, x={x}, sigma^2={s2}", bound, exact,
+                                      False))
+    with precision(dps):
+        return [DominationRow(r.name, +r.bound, +r.exact, r.tight) for r in rows]
+
+
+def rem_3_6(eta: Number, L: Number, beta: Number) -> mod.DescentAscent:
+    """Remark 3.6: the modulus of a gradient descent-ascent step on a convex/concave
+    saddle problem with L-Lipschitz potential and beta-smooth gradient,
+    ``phi(delta) = sqrt(delta^2 + min{2 eta L, eta beta delta}^2)`` -- not of the form
+    ``sqrt(c delta^2 + h)``, but dominated by the convex-Lipschitz modulus
+    ``sqrt(delta^2 + (2 eta L)^2)`` (:func:`dpsym.shifts.modulus.descent_ascent`)."""
+    return mod.descent_ascent(eta, L, beta)
+
+
+# --- Sections 3.1, 3.2 ----------------------------------------------------------------------
+
+def sec_3_1_nonconvex_feasible_set(dps: int = DEFAULT_DPS) -> tuple[bool, bool, bool, mpf]:
+    """Section 3.1: the feasible set R of (P) is nonconvex (it lies under the graph of the
+    convex phi).  On the Figure 2 instance R = {0 <= u_1 <= phi_0(5) = sqrt 29,
+    0 <= u_2 <= sqrt(u_1^2 + 4)}: returns (``(0, 2)`` in R, ``(2, sqrt 8)`` in R, their
+    midpoint in R, the midpoint's excess ``u_2 - phi_1(u_1)``)."""
+    f = FIGURE_2
+    with precision(dps + GUARD_DPS):
+        pr = pabi.shift_problem(f["D"], f["c"], f["h"], f["sigma2"])
+
+        def feasible(u: tuple[mpf, mpf]) -> bool:
+            return 0 <= u[0] <= pr.phi(0, pr.D) and 0 <= u[1] <= pr.phi(1, u[0])
+
+        p1, p2 = (mpf(0), mpf(2)), (mpf(2), mpmath.sqrt(8))
+        mid = ((p1[0] + p2[0]) / 2, (p1[1] + p2[1]) / 2)
+        gap = mid[1] - pr.phi(1, mid[0])
+    with precision(dps):
+        return feasible(p1), feasible(p2), feasible(mid), +gap
+
+
+def sec_3_2_hessian_on_feasible_set(points: int = 400, seed: int = 3
+                                    ) -> tuple[int, float]:
+    """Section 3.2 says Hess E is positive definite on the feasible set R.  Samples
+    ``points`` feasible points of each of the instances G, H, F, E (seeded; every fourth
+    on the boundary ``u_t = phi_{t-1}(u_{t-1})``, where Prop. B.1's blocks are singular) and
+    returns (number of points, min over them of lambda_min / lambda_max of Hess E) in
+    float64 (:func:`dpsym.shifts.pabi.hessian_float`).  A positive minimum supports the
+    claim: each block is PSD (Prop. B.1) and the first and last summands add 2/s_0 in u_1
+    and 2 c_{T-1}/s_{T-1} in u_{T-1}, so v' H v = 0 forces v = 0 by induction."""
+    rng = np.random.default_rng(seed)
+    worst, n = np.inf, 0
+    for name in ("G time-varying", "H Figure 2", "F strongly dissipative", "E nonconvex"):
+        D, c, h, s2 = INSTANCES[name]
+        cf, hf, sf = (np.array([float(x) for x in v]) for v in (c, h, s2))
+        T = len(cf)
+        for k in range(points):
+            u, prev = [], float(D)
+            for t in range(1, T):
+                top = float(pabi.modulus_value(cf[t - 1], hf[t - 1], prev, np.sqrt))
+                prev = top if k % 4 == 0 else rng.uniform(0, 1) * top
+                u.append(prev)
+            if any(pabi.modulus_value(cf[t], hf[t], u[t - 1], np.sqrt) == 0
+                   for t in range(1, T)):
+                continue  # E is not differentiable there (h_t = 0 at u_t = 0)
+            ev = np.linalg.eigvalsh(pabi.hessian_float(np.array(u), float(D), cf, hf, sf))
+            worst = min(worst, float(ev[0] / ev[-1]))
+            n += 1
+    return n, worst
 
 
 # --- Table 1 ------------------------------------------------------------------------------
 
-_a, _D, _sig, _eta = sp.symbols("alpha D sigma eta", positive=True)
-_T = sp.Symbol("T", integer=True, positive=True)
-_c, _h = sp.symbols("c h", positive=True)
-_L, _kap, _bet, _lam, _p, _M = sp.symbols("L kappa beta lambda p M", positive=True)
-
-#: Table 1 as printed (the digest's reconstruction of the garbled OCR, row by row):
-#: (hypotheses, Renyi bound in terms of c and h, c, h, condition on eta).
-TABLE_1_PRINTED: tuple[tuple[str, str, sp.Expr, sp.Expr, sp.Expr, str], ...] = (
-    ("lipschitz", "Convex, Lipschitz",
-     _a / (2 * _sig ** 2) * (_D ** 2 / _T + _h * sp.harmonic(_T)), sp.Integer(1),
-     (2 * _eta * _L) ** 2, "None"),
-    ("weakly_smooth", "Convex, (p, M)-weakly smooth",
-     _a / (2 * _sig ** 2) * (_D ** 2 / _T + _h * sp.harmonic(_T)), sp.Integer(1),
-     (2 * _eta ** (1 / (1 - _p)) * sp.sqrt((1 - _p) / (1 + _p)) * (_M / 2) ** (1 / (1 - _p))) ** 2,
-     "None"),
-    ("strongly_convex_smooth", "kappa-str. convex, beta-smooth",
-     _a * _D ** 2 * _c ** _T * (1 - _c) / (2 * _sig ** 2 * (1 - _c ** _T)),
-     1 - 2 * _eta * _kap + _eta ** 2 * _bet ** 2, sp.Integer(0), "None"),
-    ("convex_smooth", "Convex, beta-smooth", _a * _D ** 2 / (2 * _sig ** 2 * _T), sp.Integer(1),
-     sp.Integer(0), "eta <= 2/beta"),
-    ("nonconvex_smooth", "Nonconvex, beta-smooth",
-     _a * _D ** 2 * _c ** _T * (_c - 1) / (2 * _sig ** 2 * (_c ** _T - 1)),
-     (1 + _eta * _bet) ** 2, sp.Integer(0), "None"),
-    ("strongly_dissipative", "Str. dissip., beta-smooth",
-     _a / (2 * _sig ** 2) * (_D ** 2 * _c ** _T * (1 - _c) / (1 - _c ** _T)
-                             + _h * sp.log((1 - _c ** _T) / (1 - _c) * sp.E)),
-     1 - 2 * _eta * _kap + _eta ** 2 * _bet ** 2, 2 * _eta * _lam, "None"),
-)
+SYMBOLS = printed.SYMBOLS
+_a, _D, _sig, _eta, _T, _c, _h = (SYMBOLS[k] for k in ("alpha", "D", "sigma", "eta", "T", "c",
+                                                     "h"))
+_x, _y = SYMBOLS["x"], SYMBOLS["y"]
 
 
 @dataclass(frozen=True)
@@ -207,18 +367,16 @@ def table_1() -> tuple[TableRow, ...]:
     """Table 1 regenerated: (c, h) from the class derivations, the bound from Theorem 3.4.
 
     Each row's ``(c, h)`` comes from :func:`dpsym.shifts.modulus.derive_class` and is compared
-    with the printed columns; the Renyi column is Theorem 3.4 specialised by sympy (symbolic
-    T) and compared with the printed cell: identical for rows 1-5; for row 6 the D^2 part is
-    identical and the h part is the sum of Cor. 3.9, bounded by the printed logarithm.
+    with the printed columns (:data:`dpsym.papers.bravo2025.printed.TABLE_1`); the Renyi
+    column is Theorem 3.4 specialised by sympy (symbolic T) and compared with the printed
+    cell: identical for rows 1-5; for row 6 the D^2 part is identical and the h part is the
+    sum of Cor. 3.9, bounded by the printed logarithm.
     """
     rows = []
-    for kind, hyp, printed, c_pr, h_pr, cond in TABLE_1_PRINTED:
+    for kind, hyp, bound_pr, c_prt, h_prt, cond in printed.TABLE_1:
+        pr_bound, c_pr, h_pr = (printed.formula(v) for v in (bound_pr, c_prt, h_prt))
         c_der, h_der, der = mod.derive_class(kind)
-        sub = {sp.Symbol("eta", positive=True): _eta, sp.Symbol("L", positive=True): _L,
-               sp.Symbol("kappa", positive=True): _kap, sp.Symbol("beta", positive=True): _bet,
-               sp.Symbol("lambda", positive=True): _lam, sp.Symbol("p", positive=True): _p,
-               sp.Symbol("M", positive=True): _M}
-        c_der, h_der = sp.sympify(c_der).subs(sub), sp.sympify(h_der).subs(sub)
+        c_der, h_der = sp.sympify(c_der), sp.sympify(h_der)
         c_ok = sp.simplify(c_der - c_pr) == 0
         if kind == "weakly_smooth":
             # (2 eta^(1/(1-p)) sqrt((1-p)/(1+p)) (M/2)^(1/(1-p)))^2: compare on log scale
@@ -240,9 +398,10 @@ def table_1() -> tuple[TableRow, ...]:
             bound = first + sp.Sum(summand, (t, 0, _T - 1))  # no closed form (Cor. 3.9)
         if kind == "strongly_dissipative":
             relation = "<="
-            d2_ok = sp.simplify(first - printed.subs(_h, 0)) == 0
+            d2_ok = sp.simplify(first - pr_bound.subs(_h, 0)) == 0
             # h part (reindexed): alpha h/(2 sigma^2) c^t / sum_(j<=t) c^j, Cor. 3.9's sum
-            cor39 = _a * _h / (2 * _sig ** 2) * _c ** t * (1 - _c) / (1 - _c ** (t + 1))
+            geometric = sp.summation(_c ** sp.Symbol("j"), (sp.Symbol("j"), 0, t))
+            cor39 = _a * _h / (2 * _sig ** 2) * _c ** t / generic_branch(geometric)
             re = sp.simplify(summand - cor39)
             grid_ok, grid_note = _sum_bound_grid()
             ok = d2_ok and re == 0 and grid_ok
@@ -251,32 +410,58 @@ def table_1() -> tuple[TableRow, ...]:
                      f"1 + ln((1-c^T)/(1-c)): {grid_note}")
         else:
             relation = "="
-            diff = sp.simplify(bound - printed)
+            diff = sp.simplify(bound - pr_bound)
             ok = diff == 0
             notes = f"Theorem 3.4 (constant parameters, symbolic T) - printed = {diff}"
-        rows.append(TableRow(kind, hyp, c_der, h_der, cond, bound, printed, relation,
+        rows.append(TableRow(kind, hyp, c_der, h_der, cond, bound, pr_bound, relation,
                              bool(c_ok and h_ok), bool(ok), notes))
     return tuple(rows)
 
 
 # --- Appendix B ---------------------------------------------------------------------------
 
-#: Figure 2 (App. B): D = 5, eta = 1, L = 1 (convex Lipschitz: c = 1, h = (2 eta L)^2 = 4),
-#: sigma = (1, 0.01, 0.4), T = 3.
-FIGURE_2 = {"D": "5", "c": ("1", "1", "1"), "h": ("4", "4", "4"),
-            "sigma2": ("1", "0.0001", "0.16")}
+def _figure_2_data() -> dict[str, object]:
+    f = printed.FIGURE_2
+    T = len(f["sigma"])
+    with precision(DEFAULT_DPS):
+        m = mod.lipschitz(f["eta"], f["L"])
+        sig2 = tuple(mpmath.nstr(to_mpf(s) ** 2, 30) for s in f["sigma"])
+    return {"D": f["D"], "c": (mpmath.nstr(m.c, 30),) * T, "h": (mpmath.nstr(m.h, 30),) * T,
+            "sigma2": sig2}
 
 
-def prop_b_1(points: Sequence[tuple[Number, Number]] = ((0, 3), ("0.5", 5), (1, "2.2")), *,
+#: Figure 2 (App. B) as (P) data: D = 5, eta = L = 1 (convex Lipschitz: c = 1,
+#: h = (2 eta L)^2 = 4), sigma = (1, 0.01, 0.4) (sigma2 = their squares), T = 3.
+FIGURE_2 = _figure_2_data()
+
+
+def prop_b_1_symbolic() -> list[Derivation]:
+    """Proposition B.1: Hessian, determinant and trace of ``g(x, y) = (sqrt(x^2 + h) - y)^2``
+    (the summand :func:`dpsym.shifts.pabi.term` with c = 1, sigma^2 = 1) against the entries
+    the paper prints (:data:`dpsym.papers.bravo2025.printed.PROP_B_1`); residual 0 means
+    sympy's derivatives agree."""
+    x, y, h = _x, _y, _h
+    g = pabi.term(x, y, 1, h, 1, sp.sqrt)
+    H = sp.hessian(g, (x, y))
+    pr = {k: printed.formula(v) for k, v in printed.PROP_B_1.items()}
+    out = [Derivation(H, pr["hessian"], sp.simplify(H - pr["hessian"]).norm(),
+                      "Prop B.1: Hessian")]
+    out.append(Derivation(H.det(), pr["det"], sp.simplify(H.det() - pr["det"]),
+                          "Prop B.1: det = 4h(sqrt(x^2+h) - y)/(x^2+h)^(3/2)"))
+    out.append(Derivation(H.trace(), pr["trace"], sp.simplify(H.trace() - pr["trace"]),
+                          "Prop B.1: trace = 4 - 2hy/(x^2+h)^(3/2)"))
+    return out
+
+
+def prop_b_1(points: Sequence[tuple[Number, Number]] = ((0, 3), ("0.5", 5), (1, "2.2")),
              dps: int = DEFAULT_DPS) -> tuple[list[Derivation], list[tuple[mpf, mpf]]]:
     """Proposition B.1 and its consequence for the Figure 2 instance.
 
-    Returns the sympy derivations of the Hessian, determinant and trace of
-    ``g(x, y) = (sqrt(x^2 + h) - y)^2`` against the printed entries, and the eigenvalues of
+    Returns the sympy derivations of :func:`prop_b_1_symbolic`, and the eigenvalues of
     ``Hess E`` (Figure 2 data) at ``points`` and at ``u*``: a negative eigenvalue at an
     infeasible point shows E is not convex on R^2; at feasible points both are >= 0.
     """
-    ders = pabi.prop_b_1_symbolic()
+    ders = prop_b_1_symbolic()
     f = FIGURE_2
     sol = pabi.optimal_shifts(f["D"], f["c"], f["h"], f["sigma2"], dps=dps)
     eigs = []
@@ -288,7 +473,7 @@ def prop_b_1(points: Sequence[tuple[Number, Number]] = ((0, 3), ("0.5", 5), (1, 
     return ders, eigs
 
 
-def naive_schedules(D: Number, c: Sequence[Number], h: Sequence[Number], *,
+def naive_schedules(D: Number, c: Sequence[Number], h: Sequence[Number],
                     dps: int = DEFAULT_DPS) -> dict[str, list[mpf]]:
     """Two feasible but naive ``u`` schedules (length T+1) to compare with ``u*``.
 
@@ -298,7 +483,7 @@ def naive_schedules(D: Number, c: Sequence[Number], h: Sequence[Number], *,
     """
     T = len(c)
     with precision(dps + GUARD_DPS):
-        pr = pabi._problem(D, c, h, [1] * T, "Bravo et al. 2025, (P)")
+        pr = pabi.shift_problem(D, c, h, [1] * T, cite(PAPER, "problem (P)"))
         lin, last = [pr.D], [pr.D]
         for t in range(1, T):
             lin.append(min(pr.D * (T - t) / T, pr.phi(t - 1, lin[-1])))
@@ -309,8 +494,20 @@ def naive_schedules(D: Number, c: Sequence[Number], h: Sequence[Number], *,
         return {"linear": [+x for x in lin], "last": [+x for x in last]}
 
 
-#: Table 1 rows plotted by :func:`figure_renyi_vs_T` and :func:`figure_shift_profiles`:
-#: alpha = 1, sigma^2 = 2 eta (Langevin), eta = 1e-2, D = 1.
+def feasibility_of_instances(dps: int = DEFAULT_DPS) -> dict[str, bool]:
+    """Lemma 3.5's ``u* in R`` on each of :data:`INSTANCES`: ratios ``r_t`` in [0, 1],
+    ``u* >= 0`` and the shifts a* feasible with zero final shift (to ``10^-(dps-5)``)."""
+    out = {}
+    for name, (D, c, h, s2) in INSTANCES.items():
+        sol = pabi.optimal_shifts(D, c, h, s2, dps=dps)
+        tol = mpf(10) ** (-(dps - 5))
+        out[name] = (all(0 <= r <= 1 for r in sol.ratios) and all(u >= 0 for u in sol.u)
+                     and pabi.is_feasible(sol.a, D, c, h, tol=tol, dps=dps))
+    return out
+
+
+#: Table 1 rows of :func:`renyi_vs_T` and the shift-profile figure: alpha = 1,
+#: sigma^2 = 2 eta (Langevin), eta = 1e-2, D = 1.
 RENYI_VS_T = {"eta": "0.01", "D": "1", "alpha": "1",
               "rows": (("Lipschitz, L=1", "lipschitz", {"L": "1"}),
                        ("weakly smooth p=0.25, M=2", "weakly_smooth", {"p": "0.25", "M": "2"}),
@@ -337,128 +534,14 @@ def renyi_vs_T(Ts: Sequence[int], dps: int = 20) -> dict[str, list[mpf]]:
     return out
 
 
-# --- figures ------------------------------------------------------------------------------
-
-@figure("bravo2025", "figure_2", "E is not convex on R^2 (App. B, Fig. 2)")
-def figure_2() -> Figure:
-    """Figure 2: the objective E of (P) for T = 3, D = 5, eta = L = 1, sigma = (1, 0.01, 0.4).
-
-    Left: log10 E over the (u_1, u_2) plane with the feasibility boundary
-    ``u_2 = sqrt(u_1^2 + 4)``, the region where Hess E has a negative eigenvalue (hatched) and
-    the closed-form minimiser u*.  Right: E along the horizontal line u_2 = 3, concave near
-    u_1 = 0.  The OCR keeps only a tick "3.0" of the paper's figure; the plotted region is
-    ours.
-    """
-    f = FIGURE_2
-    Df, cf = float(f["D"]), [float(x) for x in f["c"]]
-    hf, sf = [float(x) for x in f["h"]], [float(x) for x in f["sigma2"]]
-    sol = pabi.optimal_shifts(f["D"], f["c"], f["h"], f["sigma2"], dps=20)
-    u1 = np.linspace(-3, 5.5, 341)
-    u2 = np.linspace(0, 6, 241)
-    U1, U2 = np.meshgrid(u1, u2)
-    U = np.stack([U1, U2], axis=-1)
-    E = pabi.objective_float(U, Df, cf, hf, sf)
-    lam_min = np.linalg.eigvalsh(pabi.hessian_float(U, Df, cf, hf, sf))[..., 0]
-    fig, (ax, ax2) = new_figure(ncols=2, width=4.4, height=3.6)
-    cs = ax.contourf(U1, U2, np.log10(E), levels=24, cmap="viridis")
-    fig.colorbar(cs, ax=ax, label=r"$\log_{10} E(u_1, u_2)$")
-    ax.contourf(U1, U2, (lam_min < 0).astype(float), levels=[0.5, 1.5], colors="none",
-                hatches=["//"])
-    ax.contour(U1, U2, lam_min, levels=[0], colors="white", linewidths=0.8)
-    ax.plot(u1, np.sqrt(u1 ** 2 + 4), color="#d1495b", label=r"$u_2=\varphi(u_1)$ (boundary)")
-    ax.plot([float(sol.u[1])], [float(sol.u[2])], "w*", markersize=11, label=r"$u^\star$")
-    ax.set_xlabel(r"$u_1$")
-    ax.set_ylabel(r"$u_2$")
-    ax.set_ylim(0, 6)
-    ax.set_title(r"$E$ (hatched: Hess $E$ not PSD)")
-    ax.legend(loc="lower right", fontsize=7)
-    x = np.linspace(-2, 2, 401)
-    line = pabi.objective_float(np.stack([x, np.full_like(x, 3.0)], axis=-1), Df, cf, hf, sf)
-    ax2.plot(x, line, label=r"$E(u_1, 3)$")
-    ax2.plot([-2, 2], [line[0], line[-1]], "--", color="#444444", label="chord")
-    ax2.set_xlabel(r"$u_1$")
-    ax2.set_ylabel(r"$E$")
-    ax2.set_title(r"slice $u_2 = 3$: E lies above its chord")
-    ax2.legend(fontsize=7)
-    return fig
-
-
-@figure("bravo2025", "figure_shift_profiles", "Optimal vs naive shift schedules (Lemma 3.5)")
-def figure_shift_profiles() -> Figure:
-    """Left: optimal shifts ``a*_t`` (normalised by their mean) for T = 50 and each kind of
-    modulus: uniform (c = 1, h = 0), back-loaded (c < 1 or h > 0), front-loaded (c > 1).
-    Right: ``E(naive) / E*`` against T for the Lipschitz row (linear schedule) and the
-    contractive row ("last": all the distance paid by the last step).
-    """
-    cfg = RENYI_VS_T
-    s2 = 2 * float(cfg["eta"])
-    T = 50
-    picks = (0, 2, 4, 5, 6, 7)
-    fig, (ax, ax2) = new_figure(ncols=2, width=4.4, height=3.6)
-    for i in picks:
-        label, kind, params = cfg["rows"][i]
-        m = mod.modulus(kind, eta=cfg["eta"], **params, dps=20)
-        sol = pabi.optimal_shifts(cfg["D"], [m.c] * T, [m.h] * T, [str(s2)] * T, dps=20)
-        a = np.array([float(x) for x in sol.a])
-        ax.plot(range(1, T + 1), a / a.mean(), label=label)
-    ax.set_xlabel("step t")
-    ax.set_ylabel(r"$a^\star_t$ / mean")
-    ax.set_yscale("log")
-    ax.set_title(r"optimal shifts, $\eta=10^{-2}$, $\sigma^2=2\eta$, T=50")
-    ax.legend(fontsize=6)
-    Ts = [2, 3, 5, 10, 20, 50, 100, 200]
-    for (i, sched), ls in zip(((0, "linear"), (6, "linear"), (4, "last"), (0, "last")),
-                              ("-", "--", "-", "--"), strict=True):
-        label, kind, params = cfg["rows"][i]
-        m = mod.modulus(kind, eta=cfg["eta"], **params, dps=20)
-        ratios = []
-        for TT in Ts:
-            c, h, ss = [m.c] * TT, [m.h] * TT, [str(s2)] * TT
-            u = naive_schedules(cfg["D"], c, h, dps=20)[sched]
-            e = pabi.objective(u, cfg["D"], c, h, ss, dps=20)
-            ratios.append(float(e / pabi.optimal_value(cfg["D"], c, h, ss, dps=20)))
-        ax2.plot(Ts, ratios, marker="o", markersize=3, linestyle=ls, label=f"{label}: {sched}")
-    ax2.set_xscale("log")
-    ax2.set_yscale("log")
-    ax2.set_xlabel("T")
-    ax2.set_ylabel(r"$E(\mathrm{naive}) / E(u^\star)$")
-    ax2.set_title("price of a naive schedule")
-    ax2.legend(fontsize=6)
-    return fig
-
-
-@figure("bravo2025", "figure_renyi_vs_T", "Theorem 3.4 bound vs T for every Table 1 row")
-def figure_renyi_vs_T() -> Figure:
-    """Theorem 3.4's Renyi bound (alpha = 1, i.e. KL) against T for every Table 1 row.
-
-    eta = 1e-2, sigma^2 = 2 eta (projected Langevin), D = 1; computed from the general closed
-    form (:func:`dpsym.shifts.pabi.optimal_value`), not from the table's cells.
-    """
-    Ts = [1, 2, 3, 5, 8, 13, 20, 32, 50, 80, 130, 200, 320, 500, 800, 1300, 2000]
-    vals = renyi_vs_T(Ts)
-    fig, ax = new_figure(width=6.4, height=4.2)
-    colors = ("#1b6ca8", "#d1495b", "#d1495b", "#d1495b", "#2e8b57", "#444444", "#6c4f9c",
-              "#edae49")
-    styles = ("-", "--", "-.", ":", "-", "-", "-", "-")
-    for (label, v), col, ls in zip(vals.items(), colors, styles, strict=True):
-        ax.plot(Ts, [float(x) for x in v], marker="o", markersize=2.5, color=col, linestyle=ls,
-                label=label)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("iterations T")
-    ax.set_ylabel(r"$R_1(X_T \| X'_T)$ bound (Thm 3.4)")
-    ax.set_title(r"Theorem 3.4 per Table 1 row, $\eta=10^{-2}$, $\sigma^2=2\eta$, D=1")
-    ax.legend(fontsize=6, ncols=2)
-    return fig
-
-
-#: The eight instances of the digest's sanity check (section 9): (D, c, h, sigma2), T = 6
-#: unless stated; G is time-varying (seeded), H is Figure 2's.
+#: Eight instances (D, c, h, sigma2) of (P), T = 6 unless stated: one per kind of modulus
+#: (A-F), G time-varying (seeded), H the Figure 2 data.
 def _instances() -> dict[str, tuple[Number, list[Number], list[Number], list[Number]]]:
     T = 6
     # weakly smooth p = 1/2, M = 2, eta = 1/10: h = 4 (1/3) eta^4 (M/2)^4 = 1/7500 (exact)
-    p, eta = Fraction(1, 2), Fraction(1, 10)
-    hC = 4 * (1 - p) / (1 + p) * eta ** 4
+    h_p, _ = mod.derive_holder_h()
+    hC = Fraction(str(h_p.subs({SYMBOLS["eta"]: sp.Rational(1, 10), SYMBOLS["p"]: sp.S.Half,
+                                SYMBOLS["M"]: 2})))
     rng = np.random.default_rng(1)
     cG, hG, sG = rng.uniform(0.5, 1.5, 7), rng.uniform(0, 1, 7), rng.uniform(0.1, 2, 7)
     return {
@@ -496,23 +579,3 @@ def multistart_distances(name: str, starts: int = 100, seed: int = 1) -> np.ndar
     num = pabi.solve_numeric(D, c, h, s2, starts=starts, seed=seed, box=10.0, dps=20)
     ustar = np.array([float(x) for x in pabi.optimal_shifts(D, c, h, s2, dps=20).u[1:-1]])
     return np.max(np.abs(num.starts_u - ustar), axis=1)
-
-
-@figure("bravo2025", "figure_multistart", "Multistart evidence for a unique minimiser of (P)")
-def figure_multistart(dists: dict[str, np.ndarray] | None = None) -> Figure:
-    """Histogram of ``log10 max_t |u_t - u*_t|`` over the end points of 100 BFGS runs
-    started uniformly in ``[-10 D, 10 D]^(T-1)`` (instances G and H): every run ends at the
-    closed-form u* up to float64 tolerance, although E is nonconvex (App. B).  ``dists``:
-    precomputed :func:`multistart_distances` by instance name.
-    """
-    names = ("G time-varying", "H Figure 2")
-    dists = dists or {name: multistart_distances(name) for name in names}
-    fig, ax = new_figure(width=5.6, height=3.6)
-    for name, dist in dists.items():
-        ax.hist(np.log10(np.maximum(dist, 1e-17)), bins=30, range=(-17, 0), alpha=0.7,
-                label=f"{name} (T={len(INSTANCES[name][1])})")
-    ax.set_xlabel(r"$\log_{10}\max_t |u_t - u^\star_t|$ at the end of a BFGS run")
-    ax.set_ylabel(f"runs (of {len(next(iter(dists.values())))})")
-    ax.set_title(r"every start converges to $u^\star$")
-    ax.legend(fontsize=7)
-    return fig

@@ -1,1 +1,0 @@
-"""Ledger entries, one module per paper; importing a module registers its claims."""
