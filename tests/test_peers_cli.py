@@ -60,3 +60,16 @@ def test_live_peer_values(peer):
     pytest.importorskip(PEERS[peer], reason=f"{peer} not installed (extra [crosscheck])")
     vals = compare_run(0.01, 2.0, 100, 1e-5, peers=(peer,))
     assert vals and all(v.epsilon is not None and v.epsilon > 0 for v in vals), vals
+
+
+def test_peer_rows_list_every_peer():
+    """The rows the accountant's compare shows: one per installed peer method, one per absent
+    peer (as not installed)."""
+    from dpsym.cli.compare import peer_rows
+
+    rows = peer_rows("0.01", "2", 10, "1e-5")
+    absent = [k for k, v in available().items() if v is None]
+    assert [r[0] for r in rows if r[2].startswith("not installed")] == absent
+    for lib, v in available().items():
+        if v is not None:
+            assert any(r[0].startswith(lib) for r in rows)

@@ -1,4 +1,9 @@
-"""``dpsym compare``: the installed peer accountants beside dpsym on the user's run."""
+"""``dpsym compare``: the installed peer accountants beside dpsym on the user's run.
+
+Kept apart from :mod:`dpsym.cli.account`: when the accountant's own ``compare`` subcommand
+(every dpsym method on one run) is registered first, this module does not register a second
+one; that command shows the peers through :func:`peer_rows`.
+"""
 
 from __future__ import annotations
 
@@ -91,8 +96,29 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def peer_rows(q: object, sigma: object, steps: int, delta: object) -> list[tuple[str, str, str]]:
+    """(method, eps, note) for every peer on ``steps`` Poisson-subsampled Gaussian steps
+    (add/remove): installed peers run (:func:`dpsym.peers.live.compare_run`), absent ones
+    listed as not installed.  The values are float64 estimates, shown, never trusted."""
+    from dpsym.peers.live import available, compare_run
+
+    rows = []
+    for p in compare_run(float(q), float(sigma), int(steps), float(delta)):
+        if p.epsilon is None:
+            rows.append((f"{p.library} {p.method}", "-", f"failed: {p.error}"))
+        else:
+            rows.append((f"{p.library} {p.method}", f"{p.epsilon:.10g}",
+                         f"{p.library} {p.version}, float64"
+                         + ("" if p.bound else ", an approximation, not a bound")))
+    rows += [(lib, "-", "not installed (extra [crosscheck])")
+             for lib, v in available().items() if v is None]
+    return rows
+
+
 def add_parsers(sub: argparse._SubParsersAction) -> None:
-    """Register ``compare``."""
+    """Register ``compare`` (unless the accountant's ``compare`` is already registered)."""
+    if "compare" in sub.choices:
+        return
     c = sub.add_parser("compare", help="run the installed peer accountants (dp-accounting, "
                                        "Opacus, prv-accountant, autodp) on a DP-SGD run "
                                        "beside dpsym")

@@ -1,7 +1,7 @@
 """The peer audit's figure: the relative error of the peers' RDP against q and alpha.
 
 The data are the recorded peer values and the exact values (:mod:`dpsym.peers.audit`);
-the chapter ``notebooks/peers/00_peer_audit.ipynb`` shows it.
+the chapter ``notebooks/core/01_peer_audit.ipynb`` shows it.
 """
 
 from __future__ import annotations
