@@ -83,6 +83,8 @@ SYMBOLIC = "an exact sympy derivation (no floating point, so no precision to lea
 FILES = "reads or writes files; the values it loads are checked where they are used"
 SIMULATION = ("a float64 simulation (seeded) that no mpmath context reaches; the mpmath "
               "bounds it is set against are checked")
+GENERIC = ("generic arithmetic, no dps: computes in the type it is given (Fraction, sympy, or "
+           "mpf at the caller's precision, documented); its dpsym callers fix the precision")
 FLOAT64 = "a float64 path for plots, derived from a checked mpmath function"
 
 #: A small run of the DP-SGD proxy (the defaults train for minutes).
@@ -378,14 +380,14 @@ CASES: dict[str, Call | Exempt] = {
     "dpsym.papers.birrell2024.exact_remainder": call("2.5", 6, "0.0024", 3),
     "dpsym.papers.birrell2024.figure_10_runs": exempt(SIMULATION),
     "dpsym.papers.birrell2024.figure_1_values": call(batches=(20,), alphas=(2, 3)),
-    "dpsym.papers.birrell2024.figure_2_curves": call(alphas=[1.5, 3.0]),
+    "dpsym.papers.birrell2024.figure_2_curves": call(alphas=(1.5, 3.0)),
     "dpsym.papers.birrell2024.figure_3_table": call(deltas=[1e-5]),
     "dpsym.papers.birrell2024.figure_4_runs": exempt("trains the DP-SGD proxy (float64); "
                                                      "run_dpsgd is checked"),
     "dpsym.papers.birrell2024.figure_5_runs": exempt("trains the DP-SGD proxy (float64); "
                                                      "run_dpsgd is checked"),
-    "dpsym.papers.birrell2024.figure_6_curves": call(alphas=[1.5, 3.0]),
-    "dpsym.papers.birrell2024.figure_7_curves": call(alphas=[50.0, 51.0]),
+    "dpsym.papers.birrell2024.figure_6_curves": call(alphas=(1.5, 3.0)),
+    "dpsym.papers.birrell2024.figure_7_curves": call(alphas=(50.0, 51.0)),
     "dpsym.papers.birrell2024.figure_8_values": call(batches=(2, 4)),
     "dpsym.papers.birrell2024.figure_9_curves": call(alphas=[1.5, 3.0]),
     "dpsym.papers.birrell2024.lem_a_1": call(4, 2),
@@ -448,7 +450,7 @@ CASES: dict[str, Call | Exempt] = {
     "dpsym.papers.bok2024.thm_4_6": call("0.25", 1, 3, "0.04", 1, 10, 100),
     "dpsym.papers.bok2024.thm_4_6_certificate": call("0.01", 1, 10),
     "dpsym.papers.bok2024.thm_4_6_crossing": call("0.25", "0.04", 1, 10),
-    "dpsym.papers.bok2024.thm_4_6_exact": call("0.25", "0.04", 1, 3, 10, 41),
+    "dpsym.papers.bok2024.thm_4_6_exact": call("0.25", 1, 3, "0.04", 1, 10, 41),
     "dpsym.papers.bok2024.thm_c_16_instance": call("0.01", "0.1", 1, 1, 5, cells=101),
     "dpsym.papers.bok2024.thm_c_17": call("0.1", "0.99", 10, 5),
     "dpsym.papers.bok2024.thm_c_5": call("0.9", "0.1", 1, 50),
@@ -523,6 +525,9 @@ CASES: dict[str, Call | Exempt] = {
     # --- no docstring example and no ledger call: small valid inputs ------------------------
     "dpsym.aggregation.epochs.epoch_sum": call(3, 4, Fraction(1, 2)),
     "dpsym.aggregation.tree.Node": exempt(RECORD),
+    "dpsym.aggregation.epochs.worst_node_weight": exempt(GENERIC),
+    "dpsym.aggregation.tree.prefix_noise_variance": exempt(GENERIC),
+    "dpsym.rdp.gaussian_mixture.gaussian_ratio_minus_1": exempt(GENERIC),
     "dpsym.aggregation.tree.node_count": call(8),
     "dpsym.papers.birrell2024.eq_96": call(2),
     "dpsym.papers.birrell2024.integer_orders_eps": via(lambda f: f(
@@ -535,13 +540,13 @@ CASES: dict[str, Call | Exempt] = {
     "dpsym.papers.liang2025.closed_forms.dp_epsilon_numpy": exempt(FLOAT64),
     "dpsym.papers.liang2025.closed_forms.gdp_mu": call("0.5"),
     "dpsym.papers.liang2025.closed_forms.n2_alpha_max": call(
-        n=100, b=10, C=1, sigma=1, beta="0.5"),
+        n=100, b=10, C=1, sigma=2, beta="0.5"),
     "dpsym.papers.liang2025.closed_forms.numpy_fn": exempt(FLOAT64),
     "dpsym.papers.liang2025.eq_47": call(alpha="1.1", n=8, b=2, eta="0.2", C=2, sigma=4,
                                          beta="0.5", L=1, D=1, a=["1.2"]),
     "dpsym.papers.liang2025.experiments.eq_24": call(0.1, 0.2),
     "dpsym.papers.liang2025.lem_2_4": call(alpha=10, eps="0.5", delta="1e-5"),
-    "dpsym.papers.liang2025.sgm_admissible": call(alpha=2, n=100, b=10, C=1, sigma=1,
+    "dpsym.papers.liang2025.sgm_admissible": call(alpha=2, n=100, b=10, C=1, sigma=2,
                                                   beta="0.5"),
     "dpsym.papers.tran2022.alg_1": exempt(SIMULATION),
     "dpsym.papers.tran2022.alg_2": exempt(SIMULATION),
@@ -562,7 +567,36 @@ CASES: dict[str, Call | Exempt] = {
 }
 
 #: Leaks in files this change does not own: (callable -> where).  Fixed after merging.
-KNOWN_LEAKS: dict[str, str] = {}
+KNOWN_LEAKS: dict[str, str] = {
+    "dpsym.papers.birrell2024.chi_k_gaussian": "dpsym/papers/birrell2024/appendix_c.py: 30 "
+                                               "digits at dps = 40 (a fixed-tolerance step)",
+    "dpsym.papers.birrell2024.eq_110_check": "dpsym/papers/birrell2024/fswr.py: q = B/D "
+                                             "formed at the caller's precision",
+    "dpsym.papers.birrell2024.eq_126_as_printed": "dpsym/papers/birrell2024/fswr.py: inputs "
+                                                  "combined at the caller's precision",
+    "dpsym.papers.birrell2024.eq_83_domination": "dpsym/papers/birrell2024: 6 digits at "
+                                                 "mp.dps = 5",
+    "dpsym.papers.birrell2024.lem_c_3": "dpsym/papers/birrell2024/appendix_c.py: 16 digits "
+                                        "at mp.dps = 5 (a float step)",
+    "dpsym.papers.birrell2024.lem_c_3_scan": "dpsym/papers/birrell2024/appendix_c.py "
+                                             "(through lem_c_3)",
+    "dpsym.papers.liang2025.experiments.accountant_epsilon": "dpsym/papers/liang2025/"
+                                                             "experiments.py: 5 digits at "
+                                                             "mp.dps = 5",
+    "dpsym.papers.liang2025.experiments.audit_with_bounds": "dpsym/papers/liang2025/"
+                                                            "experiments.py (through "
+                                                            "accountant_epsilon)",
+    "dpsym.papers.liang2025.experiments.figure_2_setting": "dpsym/papers/liang2025/"
+                                                           "experiments.py: L, t*, the noise "
+                                                           "multiplier converted at the "
+                                                           "caller's precision",
+    "dpsym.rdp.wang2019.base_rdp": "dpsym/rdp/wang2019.py: no dps; converts j and sigma at "
+                                   "the caller's precision (6 digits at mp.dps = 5)",
+    "dpsym.shifts.pabi.shift_problem": "dpsym/shifts/pabi.py: no dps; converts c, h, sigma2 "
+                                       "at the caller's precision",
+    "dpsym.shifts.modulus.descent_ascent_stress_test": "dpsym/shifts/modulus.py: its ratios "
+                                                       "depend on the caller's precision",
+}
 
 #: Callables that take more than ~2.5 s for the two calls (measured on the 2-core machine).
 #: Each run checks one shard of them (``DPSYM_CONTRACT_SHARD``: a number, or ``all``;
