@@ -367,8 +367,6 @@ def nstr(x: Number, n: int = 15, **kwargs: object) -> str:
     """
     if isinstance(x, int) and not isinstance(x, bool):
         return str(x)
-    if isinstance(x, Fraction):
-        x = mpf(x.numerator) / x.denominator
     if isinstance(x, float) and not math.isfinite(x):
         return str(x)
     # Scientific notation outside [1e-5, 1e16): mpmath's default prints 1e-18 at 60 digits
@@ -376,4 +374,6 @@ def nstr(x: Number, n: int = 15, **kwargs: object) -> str:
     kwargs.setdefault("min_fixed", -5)
     kwargs.setdefault("max_fixed", 16)
     with mp.workdps(max(mp.dps, n + 5)):
-        return mpmath.nstr(mpf(x), n, **kwargs)
+        # A Fraction is divided here, at the digits shown, not at the caller's precision.
+        v = mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else mpf(x)
+        return mpmath.nstr(v, n, **kwargs)

@@ -20,7 +20,10 @@ def test_prop_5_1_and_corollaries():
 def test_app_d4_threshold_separates_dominance():
     c = paper.app_d4_threshold(dps=40)
     with precision(40):
-        assert agreeing_digits(c, mpf("0.6763896796402601996")) >= 18
+        # Oracle: mpmath.findroot of 2x - log(Phi(sqrt x)/Phi(-sqrt x)) at 60 digits.  (The
+        # earlier reference 0.6763896796402601996 was the value rounded at the caller's
+        # 15-digit precision, a leak since fixed.)
+        assert agreeing_digits(c, mpf("0.6763896796402602031828433088206243926903")) >= 38
         for x, expect in ((c * mpf("0.999"), True), (c * mpf("1.001"), False)):
             assert paper.pure_dp_dominates_gdp(2 * x, 2 * mpmath.sqrt(x))[0] is expect
 

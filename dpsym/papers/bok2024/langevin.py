@@ -215,7 +215,8 @@ def app_d4_threshold(dps: int = DEFAULT_DPS) -> mpf:
             return 2 * x - (mpmath.log(mpmath.ncdf(r)) - mpmath.log(mpmath.ncdf(-r)))
 
         root = find_root(g, mpf("0.5"), mpf("0.8"), lower=0, side="nearest")
-    return +root
+    with precision(dps):  # rounded here, not at the caller's precision
+        return +root
 
 
 def rem_5_3_montecarlo(L: float = 1.0, m: float = 1.0, eta: float = 0.05, t: int = 400,

@@ -382,7 +382,9 @@ def figure_1_values(ts: tuple[int, ...] | None = None, dps: int = 20) -> dict[st
         out["mu_ours"].append(mu)
         out["mu_comp"].append(comp)
         out["eps_fdp"].append(gdp_epsilon(mu, f["delta"], dps=dps))
-        out["eps_rdp_ours"].append(app_a1_epsilon(mu**2 / 2, f["delta"], dps=dps)["min"])
+        with precision(dps + GUARD_DPS):  # rho = mu^2/2 formed here, not at the caller's
+            rho = mu**2 / 2
+        out["eps_rdp_ours"].append(app_a1_epsilon(rho, f["delta"], dps=dps)["min"])
         out["eps_rdp_ys22"].append(app_a1_epsilon(rho_ys, f["delta"], dps=dps)["min"])
         out["eps_comp"].append(gdp_epsilon(comp, f["delta"], dps=dps))
     return out

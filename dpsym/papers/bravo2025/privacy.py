@@ -633,7 +633,9 @@ def eq_22(L: Number, n: Number, b: Number, eta: Number, sigma: Number, D: Number
         A, sv, ell = _eq_22_inputs(L, n, b, eta, sigma, D, beta, Tbar, delta)
         alpha, eps = f_alpha(A, sv, ell), f_eps(A, sv, ell)
         valid = alpha <= thm_5_4_alpha_star(L, n, b, sigma, dps=mpmath.mp.dps)
-    return round_up(eps, dps), +alpha, bool(valid)
+    with precision(dps):  # alpha rounded here, not at the caller's precision
+        alpha = +alpha
+    return round_up(eps, dps), alpha, bool(valid)
 
 
 def eq_22_conversion(L: Number, n: Number, b: Number, eta: Number, sigma: Number, D: Number,

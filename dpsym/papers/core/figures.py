@@ -16,6 +16,7 @@ from mpmath import mpf
 
 from dpsym.figures import figure, new_figure
 from dpsym.numerics import agreeing_digits, precision
+from dpsym.papers.core import peers  # noqa: F401  (registers core/peer_relative_error)
 from dpsym.rdp import poisson_gaussian_rdp
 from dpsym.rdp.conversions import rdp_to_epsilon
 
@@ -120,10 +121,11 @@ def peer_errors(ref: dict, dps: int = 40) -> list[dict]:
         if key not in cache:
             cache[key] = poisson_gaussian_rdp(repr(r["q"]), repr(r["sigma"]), int(a), dps=dps)
         exact = cache[key]
-        with precision(dps):
-            rel = abs(mpf(r["value"]) - exact) / exact
+        with precision(dps):  # the recorded value is read at dps, not the caller's precision
+            value = mpf(r["value"])
+            rel = abs(value - exact) / exact
         out.append({**r, "exact": exact, "rel_error": rel,
-                    "digits": agreeing_digits(mpf(r["value"]), exact, cap=17)})
+                    "digits": agreeing_digits(value, exact, cap=17)})
     return out
 
 

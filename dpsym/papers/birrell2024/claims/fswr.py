@@ -345,3 +345,9 @@ ledger.add(
               "about 12 with Thm 3.6 (never below 11.73), 10.2 with the exact integer orders, "
               ">= 6.0 for any RDP curve, against 1.08 for FSwoR.",
     check=_eps, code=(_P + "epsilon_consequence",), chapter="09_fswr_gap", headline=True)
+
+# --- the authors' code (a code/text mismatch, shown in the errata-and-summary chapter) ------
+
+from dpsym.papers.birrell2024 import authors_code  # noqa: E402  (after the chapter's own rows)
+
+authors_code.register_claims(ledger, chapter="12_errata_and_summary")

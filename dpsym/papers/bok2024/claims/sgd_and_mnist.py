@@ -159,3 +159,9 @@ for _E in mnist.MNIST["epochs"]:
          p4[5], ("thm_4_5_from_c",)),
     ])
 
+
+# --- the authors' code (a code/text mismatch, shown in the errata-and-summary chapter) ------
+
+from dpsym.papers.bok2024 import authors_code  # noqa: E402  (after the chapter's own rows)
+
+authors_code.register_claims(ledger, chapter="10_errata_and_summary")
