@@ -13,37 +13,39 @@ RUN = ["compare", "--q", "0.01", "--sigma", "2", "--steps", "100", "--delta", "1
        "--dps", "20"]
 
 
-def test_compare_prints_dpsym_and_skips_absent_peers(capsys):
+def test_compare_prints_dpsym_and_every_peer(capsys):
     assert main(RUN) == 0
     out = capsys.readouterr().out
-    assert "dpsym: eps = " in out
-    missing = [k for k, v in available().items() if v is None]
-    if missing:
-        assert "not installed (skipped): " + ", ".join(missing) in out
+    assert "dpsym rdp (real alpha)  eps = " in out and "dpsym pld" in out
     for lib, version in available().items():
-        if version is not None:
-            assert lib in out
+        line = next(x for x in out.splitlines() if x.startswith(lib))
+        assert ("not installed" in line) == (version is None)
 
 
 def test_compare_json(capsys):
     assert main([*RUN, "--json"]) == 0
-    obj = json.loads(capsys.readouterr().out)
-    assert float(obj["dpsym"]["epsilon"]) > 0
-    assert set(obj["not_installed"]) == {k for k, v in available().items() if v is None}
-    for p in obj["peers"]:
-        assert p["library"] in PEERS
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert float(rows[0]["epsilon"]) > 0
+    absent = {r["method"] for r in rows if r["note"].startswith("not installed")}
+    assert absent == {k for k, v in available().items() if v is None}
 
 
-@pytest.mark.parametrize("bad,flag", [(["--q", "1.5"], "--q"), (["--sigma", "0"], "--sigma"),
+@pytest.mark.parametrize("bad,name", [(["--q", "1.5"], "q=1.5"), (["--sigma", "0"], "sigma=0"),
                                       (["--steps", "0"], "--steps"),
-                                      (["--delta", "2"], "--delta")])
-def test_compare_bad_input_is_one_line(bad, flag, capsys):
+                                      (["--delta", "2"], "delta=2")])
+def test_compare_bad_input_is_one_line(bad, name, capsys):
     args = list(RUN)
     i = args.index(bad[0])
     args[i + 1] = bad[1]
     assert main(args) == 2
     err = capsys.readouterr().err
-    assert err.startswith("dpsym: error: ") and flag in err and err.count("\n") == 1
+    assert err.startswith("dpsym: error: ") and name in err and err.count("\n") == 1
+
+
+def test_peer_rows_in_a_multi_phase_run_use_dp_accounting(capsys):
+    assert main(["compare", "--phase", "0.01,2,50", "--phase", "0.02,2,50", "--delta", "1e-5",
+                 "--dps", "20"]) == 0
+    assert "dp-accounting" in capsys.readouterr().out
 
 
 def test_compare_run_skips_and_rejects():

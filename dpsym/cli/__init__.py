@@ -30,14 +30,13 @@ DESCRIPTION = ("Symbolic-numeric verification of the privacy theory of noisy gra
 
 def build_parser() -> argparse.ArgumentParser:
     from dpsym import __version__
-    from dpsym.cli import account, compare, ledger
+    from dpsym.cli import account, ledger
 
     p = _Parser(prog="dpsym", description=DESCRIPTION)
     p.add_argument("--version", action="version", version=f"dpsym {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     ledger.add_parsers(sub)
     account.add_parsers(sub)
-    compare.add_parsers(sub)
     return p
 
 

@@ -412,20 +412,26 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def _peer_rows(event: object, relation: str, delta: str) -> list[tuple[str, str, str]]:
-    """dp-accounting (RDP and PLD) on the same run, when installed and the run maps."""
-    rows: list[tuple[str, str, str]] = []
-    try:
-        import dp_accounting as dpa
-    except ImportError:
-        return [("dp-accounting", "-", "not installed (extra [crosscheck])")]
+    """The peers on the same run, when installed and the run maps: every peer
+    (:func:`dpsym.cli.compare.peer_rows`) for one Poisson phase, dp-accounting's RDP and PLD
+    (which compose phases) for several."""
     from dpsym.accounting import flatten
     from dpsym.accounting.events import GaussianEvent, PoissonSampledEvent
+    from dpsym.cli.compare import peer_rows
 
     leaves = flatten(event)
     if relation != "add-remove" or not all(
             isinstance(x, PoissonSampledEvent) and isinstance(x.event, GaussianEvent)
             for x, _ in leaves):
-        return [("dp-accounting", "-", "run not mapped (Poisson add/remove only)")]
+        return [("peers", "-", "run not mapped (Poisson add/remove only)")]
+    if len(leaves) == 1:
+        (x, count), = leaves
+        return peer_rows(x.sampling_probability, x.event.noise_multiplier, count, delta)
+    rows: list[tuple[str, str, str]] = []
+    try:
+        import dp_accounting as dpa
+    except ImportError:
+        return [("dp-accounting", "-", "not installed (extra [crosscheck])")]
     dp_ev = dpa.ComposedDpEvent([dpa.SelfComposedDpEvent(dpa.PoissonSampledDpEvent(
         float(x.sampling_probability), dpa.GaussianDpEvent(float(x.event.noise_multiplier))),
         c) for x, c in leaves])
