@@ -25,6 +25,7 @@ from dpsym.numerics import (
     Number,
     Phi_inv,
     find_root,
+    ncdf,
     precision,
     round_down,
     round_up,
@@ -57,9 +58,9 @@ def compose_gdp(*mus: Number, dps: int = DEFAULT_DPS) -> mpf:
 def _delta_terms(m: mpf, e: mpf) -> tuple[mpf, mpf]:
     """The two terms of Lemma A.3, Phi(-e/m + m/2) and e^e Phi(-e/m - m/2)."""
     a = -e / m + m / 2
-    t1 = mpmath.ncdf(a)
+    t1 = ncdf(a)
     # e^e * Phi(a - m) evaluated as exp(e + log Phi) so that neither factor overflows.
-    t2 = mpmath.exp(e + mpmath.log(mpmath.ncdf(a - m)))
+    t2 = mpmath.exp(e + mpmath.log(ncdf(a - m)))
     return t1, t2
 
 
@@ -152,7 +153,7 @@ def gdp_epsilon(mu: Number, delta: Number, dps: int = DEFAULT_DPS) -> mpf:
         m = _mu(mu, REF_DELTA)
         d = to_mpf(delta, "delta", REF_DELTA)
         require(0 < d < 1, "delta", delta, "0 < delta < 1", REF_DELTA)
-        if m == 0 or d >= 2 * mpmath.ncdf(m / 2) - 1:
+        if m == 0 or d >= 2 * ncdf(m / 2) - 1:
             return mpf(0)
         guess = max(m * (m / 2 - Phi_inv(d)), mpf("1e-6"))
         # Compare in log space: delta may be 1e-300 and below.
