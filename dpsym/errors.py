@@ -68,9 +68,9 @@ class HypothesisError(ValueError):
 def _show(value: object) -> str:
     if isinstance(value, mpmath.mpf):
         return mpmath.nstr(value, 15)
-    if isinstance(value, str):
-        return value if value.strip() else repr(value)
-    return str(value)
+    text = (value if value.strip() else repr(value)) if isinstance(value, str) else str(value)
+    # a 10^308-digit integer or a long list would bury the message
+    return text if len(text) <= 80 else text[:37] + "..." + text[-20:]
 
 
 def require(ok: bool, name: str, value: object, hypothesis: str, ref: str) -> None:

@@ -71,6 +71,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import numbers
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -81,6 +82,12 @@ from mpmath import libmp, mp, mpf
 
 from dpsym.balls import HAVE_FLINT, ball_of_mpf, flint, lower_mpf, upper_mpf
 from dpsym.errors import HypothesisError, require
+
+#: Bounded work: the largest Renyi order accepted (the binomial series has ~alpha terms;
+#: alpha = 10^5 takes ~15 s) and the most orders in one request.  No accountant's optimum
+#: comes near either (Opacus's and dp-accounting's default grids stop at 256 and 1024).
+MAX_ORDER = 10**5
+MAX_ORDERS = 1000
 
 __all__ = [
     "HAVE_FLINT",
@@ -113,6 +120,8 @@ def exact_fraction(x: object, name: str = "x", ref: str = REF) -> Fraction:
             return Fraction(x.strip())
         if hasattr(x, "dtype") and getattr(x.dtype, "kind", "") in "iu":  # numpy integers
             return Fraction(int(x))
+        if not isinstance(x, numbers.Real) or hasattr(x, "__len__"):
+            raise TypeError  # bytes, complex, None, arrays: not a real number
         f = float(x)  # floats and numpy floats: exact binary value
         if math.isnan(f):
             raise HypothesisError(name, x, "a real number (not NaN)", ref)
@@ -460,8 +469,12 @@ def _check_args(q: Fraction, sigma: Fraction, orders: Sequence[Fraction],
                 raw: tuple[object, object, Sequence[object]]) -> None:
     require(0 <= q <= 1, "q", raw[0], "0 <= q <= 1 (a sampling probability)", REF)
     require(sigma > 0, "sigma", raw[1], "sigma > 0", REF)
+    require(len(orders) <= MAX_ORDERS, "orders", f"{len(orders)} orders",
+            f"at most {MAX_ORDERS} orders (dpsym.rdp.arb_series.MAX_ORDERS)", REF)
     for a, ra in zip(orders, raw[2], strict=True):
         require(a > 1, "alpha", ra, "alpha > 1", REF)
+        require(a <= MAX_ORDER, "alpha", ra, f"alpha <= {MAX_ORDER} (the cap on the order, "
+                "dpsym.rdp.arb_series.MAX_ORDER)", REF)
 
 
 def _series_enclosures(

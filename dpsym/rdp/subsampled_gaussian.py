@@ -46,7 +46,12 @@ from dpsym.numerics import (
     round_up,
     to_mpf,
 )
-from dpsym.rdp.arb_series import RdpEnclosure, exact_fraction, poisson_rdp_enclosures
+from dpsym.rdp.arb_series import (
+    MAX_ORDER,
+    RdpEnclosure,
+    exact_fraction,
+    poisson_rdp_enclosures,
+)
 
 __all__ = [
     "METHODS",
@@ -228,6 +233,8 @@ def poisson_gaussian_rdp(
         qv, sv, t = _validate(q, sigma, steps)
         a = to_mpf(alpha, "alpha", REF)
         require(a > 1, "alpha", alpha, "alpha > 1", REF)
+        require(a <= MAX_ORDER, "alpha", alpha, f"alpha <= {MAX_ORDER} (the cap on the order, "
+                "dpsym.rdp.arb_series.MAX_ORDER)", REF)
         out = t * _rdp_one_step(qv, sv, a, method)
     return round_up(out, dps)
 

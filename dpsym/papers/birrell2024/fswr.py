@@ -26,7 +26,7 @@ import mpmath
 import numpy as np
 from mpmath import mpf
 
-from dpsym.errors import require_integer
+from dpsym.errors import require, require_integer
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, round_up, to_mpf
 from dpsym.papers.birrell2024.add_remove import BATCH, D_SIZE, SIGMA, T_TRAINING, thm_3_3
 from dpsym.papers.registry import cite
@@ -113,7 +113,9 @@ def _dataset_size(B: int, q: Number) -> int:
 
 def _times(T: Number, value: mpf, dps: int) -> mpf:
     with precision(dps + GUARD_DPS):
-        out = to_mpf(T, "T", cite(PAPER, "eq. (16)")) * value
+        t = to_mpf(T, "T", cite(PAPER, "eq. (16)"))
+        require(t >= 0, "T", T, "T >= 0 (a number of steps)", cite(PAPER, "eq. (16)"))
+        out = t * value
     return round_up(out, dps)
 
 

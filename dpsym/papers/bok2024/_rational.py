@@ -2,25 +2,27 @@
 
 from __future__ import annotations
 
+import numbers
 from fractions import Fraction
 
 import mpmath
 from mpmath import mpf
 
-from dpsym.errors import require
+from dpsym.errors import HypothesisError, require
 from dpsym.numerics import Number
 
 
 def _exact(x: Number, name: str, ref: str) -> Fraction:
     """An input as an exact rational: decimal strings exactly, floats as their binary value."""
-    if isinstance(x, bool):
-        raise ValueError(f"{name}={x} violates a real number ({ref})")
+    if isinstance(x, bool) or not (isinstance(x, str) or (isinstance(x, numbers.Real)
+                                   and not hasattr(x, "__len__"))):
+        raise HypothesisError(name, x, "a real number", ref)
     try:
         if isinstance(x, mpf):
             return Fraction(mpmath.nstr(x, 60, min_fixed=-10**6, max_fixed=10**6))
         return Fraction(x)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name}={x} violates a real number ({ref})") from None
+    except (TypeError, ValueError, OverflowError, ZeroDivisionError):
+        raise HypothesisError(name, x, "a finite real number", ref) from None
 
 
 def _ceil(x: Fraction) -> int:

@@ -67,9 +67,12 @@ def prop_5_1(L: Number, m: Number, eta: Number, M: Number, dps: int = DEFAULT_DP
         require(Mv >= mv, "M", M, f"M >= m = {m}", ref)
         require(0 < ev <= 2 / (Mv + mv), "eta", eta,
                 f"0 < eta <= 2/(M+m) = {mpmath.nstr(2 / (Mv + mv), 6)}", ref)
-        c = 1 - ev * mv
-        s, sigma = ev * Lv, mpmath.sqrt(2 / ev)
-        mu = mpmath.sqrt(_limit_mpmath()(c)) * s / (ev * sigma)
+        # c = 1 - eta m rounds to 1 when eta m < 10^-dps (m = 1e-320): carry enough digits.
+        extra = max(0, -int(mpmath.floor(mpmath.log10(ev * mv))))
+        with precision(dps + GUARD_DPS + extra):
+            c = 1 - ev * mv
+            s, sigma = ev * Lv, mpmath.sqrt(2 / ev)
+            mu = mpmath.sqrt(_limit_mpmath()(c)) * s / (ev * sigma)
     return round_up(mu, dps)
 
 

@@ -170,7 +170,6 @@ def def_a_16(alpha: Number, q: Number, sigma: Number, dps: int = 30) -> mpf:
     return renyi_gaussian_vs_mixture(alpha, q, sigma, dps=dps)
 
 
-@functools.lru_cache(maxsize=512)
 def lem_a_17(alpha: Number, q: Number, sigma: Number, r: Number = 1,
              dps: int = DEFAULT_DPS) -> mpf:
     """Lemma A.17 (Altschuler & Talwar 2022, Lemma 2.11): the supremum over mu on B(0, r) of
@@ -188,6 +187,12 @@ def lem_a_17(alpha: Number, q: Number, sigma: Number, r: Number = 1,
         a = to_mpf(alpha, "alpha", REF_A17)
         require(a > 1, "alpha", alpha, "alpha > 1", REF_A17)
         ratio = s / rv
+    return _lem_a_17_cached(qv, ratio, a, dps)
+
+
+@functools.lru_cache(maxsize=512)
+def _lem_a_17_cached(qv: mpf, ratio: mpf, a: mpf, dps: int) -> mpf:
+    """The cache of :func:`lem_a_17`, keyed on validated mpfs (never on raw user input)."""
     return poisson_gaussian_rdp(qv, ratio, a, dps=dps)
 
 
@@ -473,6 +478,7 @@ def thm_5_4_alpha_star(L: Number, n: Number, b: Number, sigma: Number,
     with precision(dps + GUARD_DPS):
         Lv, bv, sv = (_positive(x, k, REF_54) for x, k in ((L, "L"), (b, "b"), (sigma, "sigma")))
         nv = _positive(n, "n", REF_54)
+        require(bv <= nv, "b", b, f"b <= n = {n} (a batch of the dataset)", REF_54)
         out = bv ** 2 * sv ** 2 * mpmath.log(nv / bv) / (16 * Lv ** 2)
     return round_down(out, dps)
 
