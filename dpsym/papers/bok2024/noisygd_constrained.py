@@ -202,6 +202,8 @@ def thm_c_16_instance(L_over_n: Number, eta: Number, D: Number, sigma: Number, t
     >>> round(r["mu_lower"] / r["mu_upper"], 2)
     0.85
     """
+    t = require_integer("t", t, cite(PAPER, "Thm C.16"), minimum=1, maximum=10**5)
+    cells = require_integer("cells", cells, cite(PAPER, "Thm C.16"), minimum=3, maximum=10**5)
     from scipy.special import ndtri
 
     ref = cite(PAPER, "Thm C.16")
@@ -270,6 +272,7 @@ def thm_c_16_phi_inequality(points: int = 401, upper: Number = 8,
     >>> r["min_gap"] >= 0, abs(r["slope_at_x0"]) < 1e-15
     (True, True)
     """
+    points = require_integer("points", points, cite(PAPER, "Thm C.16"), minimum=2, maximum=10**5)
     with precision(dps + GUARD_DPS):
         x0 = 1 / mpmath.sqrt(2 * mpmath.pi)
         hi = to_mpf(upper, "upper")

@@ -737,6 +737,8 @@ def eq_23_corrected_sweep(draws: int = 300, seed: int = 0) -> tuple[int, int, mp
     beta, D log-uniform, Tbar the proof's window, and ln(1/delta) = u x the corrected
     threshold with u uniform in (0, 1] (so sigma sqrt(ln(1/delta)/A) < 1 occurs too).
     Returns (draws, draws where (23) holds, min over draws of alpha* - alpha) (20 digits)."""
+    draws = require_integer("draws", draws, REF_54, minimum=1, maximum=10**5)
+    seed = require_integer("seed", seed, REF_54, minimum=0)
     ndraws = require_integer("draws", draws, REF_22, minimum=1)
     rng = np.random.default_rng(seed)
     ok, worst = 0, mpf("inf")
