@@ -125,7 +125,9 @@ def require_dps(dps: object, ref: str = "dpsym precision policy") -> int:
     ...
     dpsym.errors.HypothesisError: dps=4 violates 5 <= dps <= 1000 (dpsym precision policy)
     """
-    n = require_integer("dps", dps, ref, maximum=None)
+    if isinstance(dps, bool) or not isinstance(dps, Integral):  # not "30", 30.0 or None
+        raise HypothesisError("dps", dps, f"an integer with {MIN_DPS} <= dps <= {MAX_DPS}", ref)
+    n = int(dps)
     require(MIN_DPS <= n <= MAX_DPS, "dps", dps, f"{MIN_DPS} <= dps <= {MAX_DPS}", ref)
     return n
 

@@ -407,7 +407,8 @@ def _put(path: Path, data: bytes, force: bool) -> Written:
     import os
 
     if path.exists():
-        if not os.access(path, os.W_OK):
+        # the mode bits, not os.access: as root every file is "writable"
+        if not os.access(path, os.W_OK) or not path.stat().st_mode & 0o222:
             return Written(path, "read-only")
         if path.read_bytes() == data:
             return Written(path, "unchanged")

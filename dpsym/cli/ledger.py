@@ -27,7 +27,7 @@ def dps_arg(text: str) -> int:
     from dpsym.errors import require_dps
 
     try:
-        return require_dps(text, "--dps")
+        return require_dps(int(text) if text.strip().lstrip("+-").isdigit() else text, "--dps")
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 

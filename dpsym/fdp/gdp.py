@@ -18,7 +18,7 @@ from __future__ import annotations
 import mpmath
 from mpmath import mp, mpf
 
-from dpsym.errors import require
+from dpsym.errors import require, require_dps
 from dpsym.numerics import (
     DEFAULT_DPS,
     GUARD_DPS,
@@ -49,6 +49,7 @@ def compose_gdp(*mus: Number, dps: int = DEFAULT_DPS) -> mpf:
 
     Rounded up: the result is a privacy bound.
     """
+    dps = require_dps(dps)
     with precision(dps + GUARD_DPS):
         vals = [_mu(m, "Dong, Roth & Su 2022, Cor. 3.3") for m in mus]
         out = mpmath.sqrt(mpmath.fsum(v * v for v in vals))
@@ -120,6 +121,7 @@ def gdp_delta(mu: Number, eps: Number, dps: int = DEFAULT_DPS) -> mpf:
     >>> nstr(gdp_delta(1, 1, dps=30), 25)
     '0.1269367375066439458008296'
     """
+    dps = require_dps(dps)
     with precision(dps + GUARD_DPS):
         m = _mu(mu, REF_DELTA)
         e = to_mpf(eps, "eps", REF_DELTA)
@@ -130,7 +132,8 @@ def gdp_delta(mu: Number, eps: Number, dps: int = DEFAULT_DPS) -> mpf:
         certified = _delta_ball_upper(mu, eps, dps)
         if certified is not None:
             d = certified
-    return round_up(d, dps)
+    # delta is a difference of probabilities, <= 1; a ball's upper end may poke above it.
+    return round_up(min(d, mpf(1)), dps)
 
 
 def gdp_epsilon(mu: Number, delta: Number, dps: int = DEFAULT_DPS) -> mpf:
@@ -149,6 +152,7 @@ def gdp_epsilon(mu: Number, delta: Number, dps: int = DEFAULT_DPS) -> mpf:
     >>> nstr(gdp_epsilon(1, "1e-5", dps=30), 25)
     '4.377178095681224627650116'
     """
+    dps = require_dps(dps)
     with precision(dps + GUARD_DPS):
         m = _mu(mu, REF_DELTA)
         d = to_mpf(delta, "delta", REF_DELTA)
@@ -176,6 +180,7 @@ def gdp_epsilon(mu: Number, delta: Number, dps: int = DEFAULT_DPS) -> mpf:
 
 def gdp_to_rdp(mu: Number, alpha: Number, dps: int = DEFAULT_DPS) -> mpf:
     """RDP of order alpha implied by mu-GDP: alpha mu^2 / 2 (Bok et al. 2024, Lemma A.4)."""
+    dps = require_dps(dps)
     with precision(dps + GUARD_DPS):
         m = _mu(mu, REF_RDP)
         a = to_mpf(alpha, "alpha", REF_RDP)

@@ -38,7 +38,7 @@ from collections.abc import Callable, Sequence
 import mpmath
 from mpmath import mp, mpf
 
-from dpsym.errors import require, require_sequence
+from dpsym.errors import require, require_dps, require_sequence
 from dpsym.numerics import (
     DEFAULT_DPS,
     GUARD_DPS,
@@ -433,6 +433,7 @@ def rdp_to_epsilon(
     ('1.61410916785', '8.0')
     """
     _check_conversion(conversion)
+    dps = require_dps(dps)
     orders, rdp = _check_lists(orders, rdp)
     with precision(dps + GUARD_DPS):
         d = to_mpf(delta, "delta", REF)
@@ -453,6 +454,7 @@ def rdp_to_delta(
 ) -> tuple[mpf, mpf]:
     """(delta, best order): the smallest delta over the given orders, at ``eps``."""
     _check_conversion(conversion)
+    dps = require_dps(dps)
     orders, rdp = _check_lists(orders, rdp)
     with precision(dps + GUARD_DPS):
         e = to_mpf(eps, "eps", REF)

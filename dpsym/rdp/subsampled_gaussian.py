@@ -36,7 +36,7 @@ from collections.abc import Sequence
 import mpmath
 from mpmath import mp, mpf
 
-from dpsym.errors import require, require_integer
+from dpsym.errors import require, require_dps, require_integer
 from dpsym.numerics import (
     DEFAULT_DPS,
     GUARD_DPS,
@@ -225,6 +225,7 @@ def poisson_gaussian_rdp(
     '0.00021757533228188045261'
     """
     require(method in METHODS, "method", method, f"one of {', '.join(METHODS)}", REF)
+    dps = require_dps(dps)
     if method in ("series", "auto"):
         a = exact_fraction(alpha, "alpha", REF)
         enc = poisson_gaussian_rdp_enclosures(q, sigma, [a], steps=steps, dps=dps)[0]
