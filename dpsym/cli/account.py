@@ -232,7 +232,7 @@ def _accountant(args: argparse.Namespace, relation: str, progress: Progress):
                              conversion=args.conversion or "balle2020", taylor_order=m,
                              dps=args.dps)
     if args.method == "pld":
-        width = 1e-3 if args.width is None else float(args.width)
+        width = 1e-3 if args.width is None else float(_exact("--width", args.width))
         if not width > 0:
             _err("--width", args.width, "width > 0")
         return PldAccountant(relation, width=width, rel_width=width, progress=progress)

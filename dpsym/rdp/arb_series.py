@@ -87,7 +87,12 @@ from dpsym.errors import HypothesisError, require
 #: alpha = 10^5 takes ~15 s) and the most orders in one request.  No accountant's optimum
 #: comes near either (Opacus's and dp-accounting's default grids stop at 256 and 1024).
 MAX_ORDER = 10**5
-MAX_ORDERS = 1000
+MAX_ORDERS = 500
+#: The domain the series is evaluated on: sigma <= 10^6 and q = 0 or q >= 10^-30.  Beyond,
+#: A_alpha - 1 ~ q^2 alpha^2 / sigma^2 underflows the float estimate that sizes the working
+#: precision (and no training run has such a noise multiplier or sampling rate).
+MAX_SIGMA = 10**6
+MIN_Q = Fraction(1, 10**30)
 
 __all__ = [
     "HAVE_FLINT",
@@ -468,7 +473,11 @@ def _estimate_log2_am1(q: float, sigma: float, alpha: float) -> float:
 def _check_args(q: Fraction, sigma: Fraction, orders: Sequence[Fraction],
                 raw: tuple[object, object, Sequence[object]]) -> None:
     require(0 <= q <= 1, "q", raw[0], "0 <= q <= 1 (a sampling probability)", REF)
+    require(q == 0 or q >= MIN_Q, "q", raw[0], "q = 0 or q >= 1e-30 (the cap on the domain, "
+            "dpsym.rdp.arb_series.MIN_Q)", REF)
     require(sigma > 0, "sigma", raw[1], "sigma > 0", REF)
+    require(sigma <= MAX_SIGMA, "sigma", raw[1], f"sigma <= {MAX_SIGMA} (the cap on the "
+            "domain, dpsym.rdp.arb_series.MAX_SIGMA)", REF)
     require(len(orders) <= MAX_ORDERS, "orders", f"{len(orders)} orders",
             f"at most {MAX_ORDERS} orders (dpsym.rdp.arb_series.MAX_ORDERS)", REF)
     for a, ra in zip(orders, raw[2], strict=True):
