@@ -261,9 +261,11 @@ def main(argv=None) -> int:
             if a.verbose:
                 print(bad[-1], flush=True)
         if a.verbose and i % 250 == 0:
-            print(f"... {i} calls, {time.time() - t0:.0f} s: {dict(counts)}", flush=True)
+            print(f"... {i} calls, {time.time() - t0:.0f} s: {dict(counts)}",
+                  flush=True)
     dt = time.time() - t0
-    print(f"{i} calls over {len({k[0] for k, v in base_sign.items() if v is not None})} targets in {dt:.0f} s")
+    live = len({k[0] for k, v in base_sign.items() if v is not None})
+    print(f"{i} calls over {live} targets in {dt:.0f} s")
     for k, v in sorted(counts.items()):
         print(f"  {k:22s} {v}")
     if per_target:
