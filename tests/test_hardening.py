@@ -254,7 +254,7 @@ def cheap_figures(monkeypatch):
     import matplotlib
 
     matplotlib.use("Agg")
-    import dpsym.figures as F
+    import dpsym.figures as F  # noqa: N812 - short, local to the fixture
 
     def tiny():
         fig, ax = F.new_figure()
