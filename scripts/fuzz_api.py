@@ -109,8 +109,10 @@ def baselines(name: str, f) -> list[tuple[list, dict]]:
         except SyntaxError:
             continue
         for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
             fname = getattr(node.func, "id", getattr(node.func, "attr", None))
-            if isinstance(node, ast.Call) and fname == short:
+            if fname == short:
                 try:
                     args = [ast.literal_eval(a) for a in node.args]
                     kw = {k.arg: ast.literal_eval(k.value) for k in node.keywords if k.arg}
@@ -135,6 +137,58 @@ def hostile(rng: random.Random, base: object) -> object:
         mpmath.mpf("nan"), b * 1e6, b * 1e-6, -1e-5, str(b), object(), {"a": 1}, 1e160, 1e-160,
     ]
     return rng.choice(choices)
+
+
+def hostile_values() -> list[object]:
+    """The fixed list of the systematic mode: non-numbers, non-finite values and extremes."""
+    return [float("nan"), float("inf"), float("-inf"), None, "abc", "", 2 + 0j, b"1",
+            [2.0, 3.0], True, 0, -1, -1e-5, 1e308, 1e-320, 10**18, np.float64(2.0),
+            np.int64(3), np.array([1.0]), "1e-300", mpmath.mpf("nan")]
+
+
+def _systematic(todo, a) -> int:
+    counts: collections.Counter = collections.Counter()
+    bad = []
+    t0 = time.time()
+    for name, f, bs in todo:
+        args, kw = bs[0]
+        exc, val = call(f, list(args), dict(kw), a.timeout * 3)
+        if exc is not None:
+            counts["baseline-invalid"] += 1
+            continue
+        nums = list(_numbers(val))
+        nonneg = bool(nums) and all(v >= 0 for v in nums)
+        params = list(inspect.signature(f).parameters)
+        slots = [("pos", j) for j in range(len(args))] + [("kw", k) for k in kw]
+        if "dps" in params and "dps" not in kw:
+            slots.append(("kw", "dps"))
+        for kind, where in slots:
+            for value in hostile_values() + ([0, 4, 1001, 100000, "30"] if where == "dps"
+                                             else []):
+                aa, kk = list(args), dict(kw)
+                if kind == "pos":
+                    aa[where] = value
+                    changed = params[where] if where < len(params) else f"arg{where}"
+                else:
+                    kk[where] = value
+                    changed = where
+                exc, val = call(f, aa, kk, a.timeout)
+                names = params + [changed] + [p.rstrip("s") for p in params]
+                outcome = classify(exc, val, names, nonneg)
+                counts[outcome] += 1
+                if outcome not in ("ok", "value-error"):
+                    detail = (f"{type(exc).__name__}: {str(exc)[:120]}" if exc is not None
+                              else repr(val)[:80])
+                    bad.append(f"{outcome:20s} {name} {changed}={value!r:.30} -> {detail}")
+                    if a.verbose:
+                        print(bad[-1], flush=True)
+    total = sum(v for k, v in counts.items() if k != "baseline-invalid")
+    print(f"{total} calls over {len(todo)} targets in {time.time() - t0:.0f} s")
+    for k, v in sorted(counts.items()):
+        print(f"  {k:22s} {v}")
+    for line in bad[: a.show]:
+        print(line)
+    return 0 if set(counts) <= {"ok", "value-error", "baseline-invalid"} else 1
 
 
 def hostile_dps(rng: random.Random) -> object:
@@ -192,6 +246,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--show", type=int, default=40)
     ap.add_argument("--verbose", action="store_true", help="print problems as they occur")
+    ap.add_argument("--systematic", action="store_true",
+                    help="every target x argument x value of HOSTILE_VALUES (first baseline)")
     ap.add_argument("--only", default=None, help="regex on target names")
     a = ap.parse_args(argv)
     rng = random.Random(a.seed)
@@ -219,6 +275,8 @@ def main(argv=None) -> int:
     bad: list[str] = []
     base_sign = {}
     t0 = time.time()
+    if a.systematic:
+        return _systematic(todo, a)
     i = j = 0
     while i < a.calls and j < 20 * a.calls:
         name, f, bs = todo[j % len(todo)]

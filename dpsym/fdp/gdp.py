@@ -36,6 +36,8 @@ __all__ = ["compose_gdp", "gdp_delta", "gdp_epsilon", "gdp_to_rdp"]
 
 REF_DELTA = "Dong, Roth & Su 2022, Cor. 2.13; Bok et al. 2024, Lemma A.3"
 REF_RDP = "Dong, Roth & Su 2022, Cor. B.6; Bok et al. 2024, Lemma A.4"
+#: The largest mu :func:`gdp_epsilon` accepts (bounded work; see there).
+MAX_MU = 1e50
 
 
 def _mu(mu: Number, ref: str) -> mpf:
@@ -155,6 +157,10 @@ def gdp_epsilon(mu: Number, delta: Number, dps: int = DEFAULT_DPS) -> mpf:
     dps = require_dps(dps)
     with precision(dps + GUARD_DPS):
         m = _mu(mu, REF_DELTA)
+        # Bounded work: eps ~ mu^2/2, and certifying delta(eps) <= delta in ball arithmetic
+        # slows down sharply beyond eps ~ 10^100 (mu = 10^100 takes ~20 s).
+        require(m <= MAX_MU, "mu", mu, f"mu <= {MAX_MU:g} (the cap of gdp_epsilon; then "
+                "eps > 10^100)", REF_DELTA)
         d = to_mpf(delta, "delta", REF_DELTA)
         require(0 < d < 1, "delta", delta, "0 < delta < 1", REF_DELTA)
         if m == 0 or d >= 2 * ncdf(m / 2) - 1:
