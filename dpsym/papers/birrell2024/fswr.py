@@ -439,8 +439,13 @@ def eq_126_as_printed(alpha: int, sigma: Number, B: int, N: int, index_sets: obj
     """
     ref = cite(PAPER, "eq. (126)")
     a = require_integer("alpha", alpha, ref, minimum=2)
+    b = require_integer("B", B, ref, minimum=1)
+    require_integer("N", N, ref, minimum=b + 1)
+    require(index_sets is None or isinstance(index_sets, str), "index_sets", index_sets,
+            "None or the name of an index-set family", ref)
     with precision(dps + GUARD_DPS):
         s = to_mpf(sigma, "sigma", ref)
+        require(s > 0, "sigma", sigma, "sigma > 0", ref)
     lf = log_F(a, 1 / s, B, N, index_sets=index_sets, dps=dps + GUARD_DPS)
     with precision(dps + GUARD_DPS):
         out = lf / mpmath.log(10) - mpmath.log10(a - 1)

@@ -29,6 +29,7 @@ from dpsym.papers.bok2024._rational import (
     _exact,
     _require_eta_le_2_over_M,
     q_ratio,
+    show,
 )
 from dpsym.papers.registry import cite
 from dpsym.shifts.cyclic_constrained import (
@@ -77,7 +78,7 @@ def _inputs(L: Number, b: Number, sigma: Number, eta: Number, D: Number,
                           ((L, "L"), (b, "b"), (sigma, "sigma"), (eta, "eta"), (D, "D")))
     require(bq > 0, "b", b, "b > 0", ref)
     require(sq > 0, "sigma", sigma, "sigma > 0", ref)
-    q_ratio(L, b, eta, D, ref)  # checks L, eta, D > 0
+    q_ratio(L, b, eta, D, ref, "b")  # checks L, b, eta, D > 0
     return Lq, bq, sq, eq, Dq
 
 
@@ -95,8 +96,8 @@ def thm_4_6(L: Number, b: Number, sigma: Number, eta: Number, D: Number, l: int,
     ref = cite(PAPER, "Thm 4.6")
     l = require_integer("l", l, ref, minimum=1)
     E = require_integer("E", E, ref, minimum=1)
-    q = q_ratio(L, b, eta, D, ref)
-    require(q <= E, "E", E, f"E >= D b/(eta L) = {float(q):.6g}", ref)
+    q = q_ratio(L, b, eta, D, ref, "b")
+    require(q <= E, "E", E, f"E >= D b/(eta L) = {show(q)}", ref)
     _require_eta_le_2_over_M(eta, M, ref)
     mu2 = _mu2_thm_4_6(*_inputs(L, b, sigma, eta, D, ref), l)
     with precision(dps + GUARD_DPS):

@@ -147,6 +147,7 @@ def thm_4_2(L: Number, n: Number, sigma: Number, eta: Number, m: Number, M: Numb
         sg = to_mpf(sigma, "sigma", ref)
         require(sg > 0, "sigma", sigma, "sigma > 0", ref)
         require(nv > 0, "n", n, "n > 0", ref)
+        require(Lv >= 0, "L", L, "L >= 0 (a Lipschitz constant)", ref)
         s, noise = e * Lv / nv, e * sg
     return thm_c_5(c, s, noise, t, dps=dps)
 
