@@ -70,11 +70,13 @@ def peer_rdp() -> dict[str, Callable]:
 
 def bench_rdp(repeats: int, dps_list: list[int]) -> None:
     from dpsym.rdp import poisson_gaussian_rdp_curve
+    from dpsym.rdp.arb_series import poisson_rdp_enclosures
 
     peers = peer_rdp()
     print("\n### RDP of the Poisson-subsampled Gaussian over a default grid (CPU ms)\n")
     head = ["grid", "q", "sigma", *(f"dpsym dps={d}" for d in dps_list), *peers,
-            *(f"ratio dps={d} / {next(iter(peers)).split()[0]}" for d in dps_list[:2] if peers)]
+            *(f"ratio dps={d} / {next(iter(peers)).split()[0]}" for d in dps_list[:2] if peers),
+            "min digits at dps=40 (all certified)"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for gname, grid in (("Opacus (151)", OPACUS), ("dp-accounting (156)", DP_ACCOUNTING)):
@@ -84,9 +86,12 @@ def bench_rdp(repeats: int, dps_list: list[int]) -> None:
             theirs = [cpu(lambda f=f, q=q, s=s, g=grid: f(float(Fraction(q)), float(s), g),
                           max(repeats, 5)) for f in peers.values()]
             ratios = [o / theirs[0] for o in ours[:2]] if theirs else []
+            encs = poisson_rdp_enclosures(q, s, grid, dps=40)
+            low = min(e.correct_digits() for e in encs)
+            digits = f"{low:.1f} ({all(e.certified for e in encs)})"
             row = [gname, q if len(q) < 10 else "256/60000", s,
                    *(f"{1e3 * t:.1f}" for t in ours), *(f"{1e3 * t:.1f}" for t in theirs),
-                   *(f"{r:.1f}x" for r in ratios)]
+                   *(f"{r:.1f}x" for r in ratios), digits]
             print("| " + " | ".join(row) + " |")
 
 

@@ -85,3 +85,29 @@ def test_dependencies_point_down(path):
 def test_no_ledger_package_left():
     """Claims live in the paper packages; ``dpsym/ledger`` was removed."""
     assert not (ROOT / "ledger").exists()
+
+
+def _package(mod: str) -> str:
+    return mod.rsplit(".", 1)[0]
+
+
+def test_no_private_names_across_packages():
+    """A private name (``_x``) is imported only inside its own package.
+
+    Anything another package needs is public, documented and tested: a leading underscore
+    promises that the name may change without notice.
+    """
+    bad = []
+    for path in MODULES:
+        mod = _module(path)
+        home = mod if path.name == "__init__.py" else _package(mod)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.ImportFrom) and node.module and node.level == 0
+                    and node.module.startswith("dpsym")):
+                continue
+            private = [a.name for a in node.names
+                       if a.name.startswith("_") and not a.name.startswith("__")]
+            if private and not (node.module == home or node.module.startswith(home + ".")
+                                or _package(node.module) == home):
+                bad.append(f"{mod}: from {node.module} import {', '.join(private)}")
+    assert not bad, "\n".join(bad)

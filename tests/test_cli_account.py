@@ -97,6 +97,23 @@ def test_account_fswor_replace_one_paper_setting(capsys):
         assert a == b and lo is not None and float(lo) <= float(up)
 
 
+def test_account_taylor_order_and_fswr_lower_bound(capsys):
+    common = ["account", "--sigma", "6", "--batch-size", "120", "--dataset-size", "50000",
+              "--delta", "1e-5", "--orders", "2,2.5,3", "--steps", "100000", "--dps", "25"]
+    m3 = _json(capsys, *common, "--sampling", "fswor", "--taylor-order", "3")
+    m4 = _json(capsys, *common, "--sampling", "fswor")
+    # alpha = 2, 3: the expansion is exact from m = 3 on (Thm 3.2), so both agree there.
+    assert m3["rdp"][0] == m4["rdp"][0]
+    assert m3["rdp_lower"][1][1] is None  # no lower bound at a fractional order
+    # FSwR (library layer): Thm 3.7 <= Thm 3.6.
+    from dpsym.accounting import FixedSizeSampledGaussian
+
+    ev = FixedSizeSampledGaussian(4, 50000, 6, steps=1000, replacement=True)
+    for alpha in (2, 3, 5):
+        assert 0 < ev.rdp_lower(alpha, dps=25) <= ev.rdp(alpha, dps=25)
+    assert ev.rdp_lower("2.5", dps=25) is None
+
+
 def test_account_poisson_from_sizes_and_replace_one_text(capsys):
     common = ["--sigma", "2", "--delta", "1e-5", "--orders", "2:4", "--steps", "10000"]
     a = _json(capsys, "account", *common, "--q", "0.01")

@@ -142,3 +142,25 @@ def test_recorded_peers_agree_to_float64():
         assert abs(ours - v) <= 1e-6 * v, r
         checked += 1
     assert checked >= 40
+
+
+@pytest.mark.parametrize("q,sigma,alpha,bits,method", [
+    ("0.01", "1", "2.5", 60, "cvz"), ("0.3", "0.7", "7.3", 60, "cvz"),
+    ("0.9", "1", "4.75", 60, "cvz"), ("0.01", "1", "2.5", 20, "monotone"),
+    ("1e-9", "1", "2.5", 20, "monotone"),
+])
+def test_truncated_tail_is_inside_the_ball(q, sigma, alpha, bits, method):
+    # A coarse truncation (2^-bits absolute) at 256 working bits: the remainder bound, not the
+    # rounding, sets the ball's radius, and the 60-digit quadrature value must still be inside.
+    # Dropping the remainder term from the ball (a mutation) fails this test.
+    qf, sf, af = Fraction(q), Fraction(sigma), Fraction(alpha)
+    tables = series.PoissonSeriesTables(qf, sf, 256)
+    with tables.ops.context():
+        am1, used = tables.am1_real(af, bits)
+        lo, hi = tables.ops.lower(am1), tables.ops.upper(am1)
+    assert used == method
+    rdp = poisson_gaussian_rdp(q, sigma, alpha, dps=60, method="quad")
+    with mp.workdps(80):
+        exact = mpmath.expm1((mpf(af.numerator) / af.denominator - 1) * rdp)
+        assert lo <= exact <= hi
+        assert hi - lo > mpf(2) ** -200  # the truncation bound is really in the radius

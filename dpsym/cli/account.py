@@ -299,7 +299,7 @@ def cmd_account(args: argparse.Namespace) -> int:
     progress = Progress(not args.no_progress)
     rep, desc, acc = _run_account(args, progress)
     if args.plot:
-        from dpsym.accounting.plots import privacy_profile_figure
+        from dpsym.cli.plots import privacy_profile_figure
 
         fig = privacy_profile_figure(acc, rep)
         fig.savefig(args.plot, dpi=150, bbox_inches="tight")

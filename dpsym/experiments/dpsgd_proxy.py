@@ -148,6 +148,11 @@ def _forward(theta: np.ndarray, X: np.ndarray, hidden: int) -> tuple[np.ndarray,
     return h, p, W2
 
 
+def class_probabilities(theta: np.ndarray, X: np.ndarray, hidden: int = 32) -> np.ndarray:
+    """Softmax class probabilities of the proxy network, one row per example (b x 10)."""
+    return _forward(theta, X, hidden)[1]
+
+
 def per_example_gradients(theta: np.ndarray, X: np.ndarray, y: np.ndarray,
                           hidden: int = 32) -> np.ndarray:
     """Gradients of the cross-entropy of each example, one row per example (b x P).
@@ -183,7 +188,7 @@ def clip_rows(G: np.ndarray, C: float) -> np.ndarray:
 
 
 def test_accuracy(theta: np.ndarray, data: Data, hidden: int = 32) -> float:
-    _, p, _ = _forward(theta, data.X_test, hidden)
+    p = class_probabilities(theta, data.X_test, hidden)
     return float(np.mean(p.argmax(axis=1) == data.y_test))
 
 

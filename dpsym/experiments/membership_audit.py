@@ -40,7 +40,7 @@ from scipy.stats import beta as beta_dist
 from dpsym.errors import require, require_integer
 from dpsym.experiments.dpsgd_proxy import (
     Data,
-    _forward,
+    class_probabilities,
     clip_factors,
     init_params,
     load_data,
@@ -137,7 +137,7 @@ def project_ball(theta: np.ndarray, centre: np.ndarray, D: float | None) -> np.n
 def per_example_losses(theta: np.ndarray, X: np.ndarray, y: np.ndarray,
                        hidden: int = 16) -> np.ndarray:
     """Cross-entropy of each example under the proxy network (:mod:`.dpsgd_proxy`)."""
-    _, p, _ = _forward(theta, X, hidden)
+    p = class_probabilities(theta, X, hidden)
     return -np.log(np.maximum(p[np.arange(len(y)), y], 1e-300))
 
 

@@ -175,6 +175,16 @@ def optimal_delta(alpha: mpf, tau: mpf, eps: mpf) -> mpf:
     return _optimum(alpha, tau, eps)[0]
 
 
+def optimal_witness(alpha: mpf, tau: mpf, eps: mpf) -> tuple[mpf, mpf]:
+    """(delta, Q(A)) at the maximiser of :func:`optimal_delta`, at the current precision.
+
+    The test A of the extremal two-point pair has Q(A) = q and P(A) = delta + e^eps q; a
+    caller can check that this pair satisfies D_alpha(P || Q) <= tau, which certifies that
+    no valid conversion can report a smaller delta.
+    """
+    return _optimum(alpha, tau, eps)
+
+
 def _optimal_epsilon(alpha: mpf, tau: mpf, delta: mpf) -> mpf:
     """Smallest eps >= 0 with optimal_delta(alpha, tau, eps) <= delta.
 

@@ -136,7 +136,8 @@ def table_1(dps: int = DEFAULT_DPS) -> dict[int, tuple[mpf, mpf, mpf]]:
 def table_4_noisysgd(h: float = 2e-5) -> dict[int, tuple[float, float]]:
     """Table 4's NoisySGD column: a certified interval for eps(1e-5) of C_p(G(mu))^{(x) t}
     (Thm 4.8 by composition; p = b/n = 1/40, mu = 2/3, t = 40 E), by the PRV of Prop. D.4
-    composed on a grid of spacing ``h`` (:mod:`dpsym.fdp.prv`; App. D.5).  The CLT mu of
+    composed by :mod:`dpsym.pld`'s certified scheme (:mod:`dpsym.fdp.prv`; App. D.5), width
+    <= 1e-3; ``h`` is only the starting grid (clamped to >= 1e-3).  The CLT mu of
     Table 3 pushed through Lemma A.3 is *not* this value (it falls outside the interval).
 
     >>> lo, hi = table_4_noisysgd()[50]

@@ -98,11 +98,11 @@ def _attained(dps: int) -> Outcome:
     satisfies D_alpha(P || Q) <= tau, it is a feasible point with E_{e^eps} = delta, so no
     valid conversion can report a smaller delta.
     """
-    from dpsym.rdp.conversions import _optimum
+    from dpsym.rdp.conversions import optimal_witness
 
     alpha, tau, eps = mpf(8), mpf("0.4"), mpf(1)
     with precision(dps + 10):
-        delta, q = _optimum(alpha, tau, eps)
+        delta, q = optimal_witness(alpha, tau, eps)
         P = delta + mpmath.exp(eps) * q
         H = P**alpha * q ** (1 - alpha) + (1 - P) ** alpha * (1 - q) ** (1 - alpha)
         slack = mpmath.log(H) / (alpha - 1) - tau

@@ -59,7 +59,7 @@ def _noisysgd_cell(E: int, shown: str):
         clt = gdp_epsilon(clt_mu(Fraction(1, 40), _EFF, _L * E, dps=20), _DELTA, dps=20)
         return Outcome("reproduced" if ok else "failed", f"[{lo:.4f}, {hi:.4f}]", None,
                        f"certified interval for eps(1e-5) of C_(1/40)(G(2/3))^(x){_L * E} by the "
-                       f"PRV of Prop. D.4 composed on a 2e-5 grid (dpsym.fdp.prv): [{lo:.4f}, "
+                       f"PRV of Prop. D.4 composed by dpsym.pld (width <= 1e-3): [{lo:.4f}, "
                        f"{hi:.4f}] contains the printed {shown}; the CLT mu of Table 3 through "
                        f"Lemma A.3 gives {nstr(clt, 4)}, outside it")
     return check
