@@ -332,3 +332,30 @@ def test_default_out_is_the_checkouts_figures():
         assert default_out() == root / "figures"
     finally:
         os.chdir(cwd)
+
+
+def test_thm_5_4_window_never_loops_on_tiny_eta_beta():
+    import time
+
+    from dpsym.papers import bravo2025
+
+    t0 = time.perf_counter()
+    _raises(lambda: bravo2025.thm_5_4_tbar_min("0.1", 1e-320), "eta")  # was an endless loop
+    assert bravo2025.thm_5_4_tbar_min("0.1", 1) == 4
+    assert time.perf_counter() - t0 < 5
+
+
+def test_more_fuzz_findings():
+    from dpsym.papers import birrell2024, bok2024, tran2022
+
+    _raises(lambda: birrell2024.lem_c_4(0, 3, "0.5"), "sigma")
+    _raises(lambda: birrell2024.lem_c_4(1, 10**18, "0.5"), "k")
+    _raises(lambda: birrell2024.eq_126_as_printed(2, 6, 120, -1, index_sets="figure9"), "N")
+    _raises(lambda: tran2022.lem_5(1, "0.1", 0, 2, "0.5"), "T")
+    _raises(lambda: tran2022.prop_16("abc", 3), "gamma")
+    _raises(lambda: bok2024.thm_4_6("0.25", -1, 3, "0.04", 1, 10, 100), "b")
+    _raises(lambda: bok2024.thm_4_6("0.25", 1e308, 3, "0.04", 1, 10, 100), "E")  # not Overflow
+    _raises(lambda: bok2024.thm_4_2(-1, 1, 1, "0.05", 1, 10, 100), "L", match_ref="Thm 4.2")
+    assert bok2024.thm_4_6(np.int64(3), 1, 3, "0.04", 1, 10, 100) == bok2024.thm_4_6(
+        3, 1, 3, "0.04", 1, 10, 100)
+    _raises(lambda: gdp_epsilon(1e308, "1e-5"), "mu")

@@ -38,7 +38,7 @@ import numpy as np
 import sympy as sp
 from mpmath import mpf
 
-from dpsym.errors import require, require_integer
+from dpsym.errors import MAX_INTEGER, require, require_integer
 from dpsym.fdp.symbolic import Derivation
 from dpsym.langevin import GridKernel
 from dpsym.numerics import (
@@ -496,12 +496,15 @@ def thm_5_4_tbar_min(eta: Number, beta: Number) -> int:
     """
     with precision(60):
         ev, bv = _positive(eta, "eta", REF_54), _positive(beta, "beta", REF_54)
-        x = mpmath.log(2) / (2 * mpmath.log1p(ev * bv))
+        lp = mpmath.log1p(ev * bv)  # not (1 + eta beta)^(2R): 1 + 1e-320 rounds to 1
+        x = mpmath.log(2) / (2 * lp)
+        require(x <= MAX_INTEGER, "eta", eta, f"eta beta large enough that the window "
+                f"(1 + eta beta)^(2R) >= 2 has R <= {MAX_INTEGER}", REF_54)
         r = int(mpmath.ceil(x))
         # guard the ceiling against rounding at an exact integer
-        while (1 + ev * bv) ** (2 * r) < 2:
+        while 2 * r * lp < mpmath.log(2):
             r += 1
-        while r > 1 and (1 + ev * bv) ** (2 * (r - 1)) >= 2:
+        while r > 1 and 2 * (r - 1) * lp >= mpmath.log(2):
             r -= 1
     return max(r, 1)
 
