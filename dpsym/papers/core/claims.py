@@ -7,7 +7,7 @@ import sympy as sp
 from mpmath import mpf
 
 from dpsym.claims import Claim, Outcome, identity_outcome, register, stable_value, symbolic_outcome
-from dpsym.fdp import gdp_delta, gdp_epsilon
+from dpsym.fdp import compose_gdp, gdp_delta, gdp_epsilon
 from dpsym.fdp.gdp import gdp_mu_from_epsilon_delta
 from dpsym.fdp.symbolic import balle_equals_cks
 from dpsym.numerics import Phi_inv, nstr, precision, round_down, round_up
@@ -173,6 +173,38 @@ register(Claim(
     statement="gdp_delta (closed form, certified ball) equals the hockey-stick integral of "
               "N(mu, 1) against N(0, 1), and is never below it.",
     check=_gdp_vs_integral,
+))
+
+
+def _composition(dps: int) -> Outcome:
+    """compose_gdp on Pythagorean mus, whose composition is an exact integer (DRS22, Cor. 3.3:
+    the composed mechanism is the Gaussian shift of length sqrt(sum mu_i^2)); a smaller mu is
+    unsafe.  The delta curve at the composed mu is then checked by direct integration."""
+    cases = [((3, 4), 5), ((5, 12), 13), ((1, 1, 1, 1), 2), (("0.3", "0.4"), "0.5")]
+    bad = []
+    for mus, exact in cases:
+        got = compose_gdp(*mus, dps=dps)
+        with precision(dps + 10):
+            ex = mpf(exact)
+            if got < ex or got > ex * (1 + mpf(10) ** -(dps - 5)):
+                bad.append(f"{mus}: {nstr(got, 20)}")
+    d = gdp_delta(compose_gdp(3, 4, dps=dps), 1, dps=dps)
+    ref = oracle_gdp_delta(5, 1, dps=dps + 5)
+    with precision(dps + 10):
+        ok_curve = ref <= d <= ref * (1 + mpf(10) ** -(dps - 5))
+    ok = not bad and ok_curve
+    return Outcome("reproduced" if ok else "failed", nstr(compose_gdp(3, 4, dps=dps), 10), None,
+                   f"compose_gdp on {[c[0] for c in cases]} equals {[c[1] for c in cases]} "
+                   f"(wrong: {bad or 'none'}); delta(1) at compose_gdp(3, 4) vs the integral "
+                   f"at mu = 5: {nstr(d, 15)} vs {nstr(ref, 15)} (ok {ok_curve})")
+
+
+register(Claim(
+    id="core/gdp/composition", paper="core", kind="identity",
+    ref="Dong, Roth & Su 2022, Cor. 3.3",
+    statement="compose_gdp gives sqrt(sum mu_i^2), never less, and its delta curve is the "
+              "integral's at the composed mu.",
+    check=_composition,
 ))
 
 
