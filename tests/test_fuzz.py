@@ -19,6 +19,7 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import math
+import os
 import signal
 import subprocess
 import sys
@@ -187,6 +188,8 @@ def test_non_numbers_are_rejected_with_a_named_value_error(data):
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("DPSYM_FUZZ_LONG"),
+                    reason="the long fuzz profile: DPSYM_FUZZ_LONG=1 pytest -m slow")
 @settings(max_examples=3000, derandomize=True, deadline=None, database=None,
           suppress_health_check=list(HealthCheck))
 @given(data=st.data())
