@@ -30,7 +30,7 @@ def test_verify_table_fits_100_columns(capsys):
     out = capsys.readouterr().out
     assert "core/balle2020=cks2020" in out and "[reproduced]" in out
     assert max(len(line) for line in out.splitlines()) <= 100
-    assert "== summary" in out and "core: 11 claims" in out
+    assert "== summary" in out and "core: 13 claims" in out
 
 
 def test_verify_verdict_filter(capsys):

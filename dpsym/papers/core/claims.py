@@ -341,3 +341,68 @@ register(Claim(
               "side of its own value at 30 more digits.",
     check=_rounding_direction,
 ))
+
+
+def _pld_contains_exact(dps: int) -> Outcome:
+    """The certified PLD interval of T Gaussian steps (sigma, no subsampling) against the exact
+    eps of that mechanism, which is mu-GDP with mu = sqrt(T)/sigma (DRS22, Cor. 3.3): the
+    interval must contain it; an upper end below it is unsafe."""
+    from dpsym.accounting import GaussianEvent, PldAccountant
+
+    rows, ok = [], True
+    for sigma, steps in [(2, 10), (5, 100)]:
+        iv = PldAccountant(width=1e-3).compose(GaussianEvent(sigma), steps).get_epsilon("1e-5")
+        with precision(30):
+            mu = mpmath.sqrt(mpf(steps)) / sigma
+        exact = gdp_epsilon(mu, "1e-5", dps=30)
+        inside = iv.lower <= exact <= iv.upper
+        ok &= inside
+        rows.append(f"sigma={sigma}, T={steps}: [{nstr(iv.lower, 10)}, {nstr(iv.upper, 10)}] "
+                    f"vs exact {nstr(exact, 12)} (inside {inside})")
+    return Outcome("reproduced" if ok else "failed", rows[0].split(": ")[1].split(" vs")[0],
+                   None, "; ".join(rows))
+
+
+register(Claim(
+    id="core/pld/interval-contains-exact", paper="core", kind="inequality",
+    ref="Dong, Roth & Su 2022, Cor. 2.13 and 3.3",
+    statement="The certified PLD interval of a composed Gaussian mechanism contains its exact "
+              "eps (from GDP).",
+    check=_pld_contains_exact,
+))
+
+
+def _calibration(dps: int) -> Outcome:
+    """calibrate_noise's sigma meets the target (eps recomputed by a fresh accountant) and one
+    grid step less does not: a sigma that misses the target is unsafe."""
+    from fractions import Fraction
+
+    from dpsym.accounting import (
+        GaussianEvent,
+        PoissonSampledEvent,
+        RdpAccountant,
+        SelfComposedEvent,
+        calibrate_noise,
+    )
+
+    def make(s: Fraction) -> object:
+        return SelfComposedEvent(PoissonSampledEvent("0.01", GaussianEvent(s)), 1000)
+
+    cal = calibrate_noise(make, 2, "1e-5", sigma_step="0.01")
+    eps_at = RdpAccountant(dps=30).compose(make(cal.sigma)).get_epsilon("1e-5").value
+    below = cal.sigma - Fraction(1, 100)
+    eps_below = RdpAccountant(dps=30).compose(make(below)).get_epsilon("1e-5").value
+    ok = eps_at <= 2 < eps_below
+    return Outcome("reproduced" if ok else "failed", str(cal.sigma), None,
+                   f"q = 0.01, T = 1000, delta = 1e-5, target eps = 2, step 0.01: sigma = "
+                   f"{cal.sigma} gives eps = {nstr(eps_at, 10)} <= 2; sigma - 0.01 gives "
+                   f"{nstr(eps_below, 10)} > 2 (minimal: {eps_below > 2})")
+
+
+register(Claim(
+    id="core/accounting/calibration-meets-target", paper="core", kind="optimum",
+    ref="dpsym.accounting.calibrate",
+    statement="The calibrated noise multiplier meets the eps target by an independent "
+              "accountant evaluation, and the next smaller grid value does not.",
+    check=_calibration,
+))
