@@ -16,13 +16,16 @@ def _run(*args):
 
 def test_verify_json(capsys):
     # One small paper: tests/test_claims.py already runs every claim in-process.
-    assert main(["verify", "--paper", "core", "--json", "--dps", "20"]) == 0
+    assert main(["verify", "--paper", "core", "--json", "--dps", "20", "--jobs", "2"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert rows
     for r in rows:
         assert {"id", "paper", "ref", "kind", "printed", "value", "digits", "verdict",
                 "severity"} <= set(r)
         assert r["paper"] == "core"
+    # worker processes give the same rows, in the same order, as one process
+    assert main(["verify", "--paper", "core", "--json", "--dps", "20", "--jobs", "1"]) == 0
+    assert json.loads(capsys.readouterr().out) == rows
 
 
 def test_verify_table_fits_100_columns(capsys):
