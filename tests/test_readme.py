@@ -36,3 +36,12 @@ def test_coverage_table_is_current():
         assert int(row[2]) == n, f"{p.id}: README says {row[2]} claims, ledger has {n}; {STALE}"
         if p.arxiv:
             assert re.search(re.escape(p.arxiv), row[1]), f"{p.id}: arXiv id missing from the table"
+
+
+def test_figure_index_is_current():
+    """figures/INDEX.md is generated from the registry's captions (``dpsym figures``)."""
+    from dpsym.figures import index_markdown
+
+    index = README.parent / "figures" / "INDEX.md"
+    assert index.read_text() == index_markdown() + "\n", \
+        "figures/INDEX.md is stale: run `dpsym figures` (it writes the index)"
