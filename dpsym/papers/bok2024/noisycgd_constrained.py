@@ -297,6 +297,8 @@ def thm_4_6_certificate(s: Number, D: Number, l: int) -> dict[str, object]:
     l = require_integer("l", l, cite(PAPER, "Thm 4.6"), minimum=1, maximum=10**6)
     ref = cite(PAPER, "Thm 4.6")
     sq, Dq = _exact(s, "s", ref), _exact(D, "D", ref)
+    require(sq > 0, "s", s, "s > 0 (the sensitivity)", ref)
+    require(Dq > 0, "D", D, "D > 0 (the diameter of K)", ref)
     K = _ceil(Dq / sq)
     charged = thm_4_6_window_value(Dq, sq, l, K)
     opt = window_optimum(Dq, sq, l, K) if l * K >= 2 else None

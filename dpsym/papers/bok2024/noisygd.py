@@ -103,10 +103,11 @@ def thm_c_5_instance_mu(c: Number, s: Number, sigma: Number, t: int,
     '0.9610137446'
     """
     ref = cite(PAPER, "Thm C.5 (tight instance)")
-    t = require_integer("t", t, ref, minimum=1)
+    t = require_integer("t", t, ref, minimum=1, maximum=10**6)  # direct summation: t terms
     with precision(dps + GUARD_DPS):
         cv, sv, sg = to_mpf(c, "c", ref), to_mpf(s, "s", ref), to_mpf(sigma, "sigma", ref)
         require(sg > 0, "sigma", sigma, "sigma > 0", ref)
+        require(sv >= 0, "s", s, "s >= 0 (the shift phi'(x) - phi(x), a sensitivity)", ref)
         mean = mpmath.fsum(sv * cv**j for j in range(t))
         var = mpmath.fsum(sg**2 * cv ** (2 * j) for j in range(t))
         mu = mean / mpmath.sqrt(var)
