@@ -83,9 +83,9 @@ def thm_4_5_from_c(c: Number, L_over_b_sigma: Number, l: int, E: int,
     E = require_integer("E", E, ref, minimum=1)
     with precision(dps + GUARD_DPS):
         cv = to_mpf(c, "c", ref)
-        eff = to_mpf(L_over_b_sigma, "L/(b sigma)", ref)
+        eff = to_mpf(L_over_b_sigma, "L_over_b_sigma", ref)
         require(0 < cv < 1, "c", c, "0 < c < 1", ref)
-        require(eff >= 0, "L/(b sigma)", L_over_b_sigma, "L/(b sigma) >= 0", ref)
+        require(eff >= 0, "L_over_b_sigma", L_over_b_sigma, "L/(b sigma) >= 0", ref)
         ratio = _c10_value()(cv, mpf(1), l, E) if E > 1 else mpf(0)
         mu = eff * mpmath.sqrt(1 + ratio)
     return round_up(mu, dps)
@@ -266,9 +266,9 @@ def thm_c_17(L_over_b_sigma: Number, c: Number, l: int, E: int, dps: int = DEFAU
     f = sp.lambdify((syms["c"], syms["E"], syms["l"]), derived, "mpmath")
     with precision(dps + GUARD_DPS):
         cv = to_mpf(c, "c", ref)
-        eff = to_mpf(L_over_b_sigma, "L/(b sigma)", ref)
+        eff = to_mpf(L_over_b_sigma, "L_over_b_sigma", ref)
         require(0 < cv < 1, "c", c, "0 < c < 1", ref)
-        require(eff >= 0, "L/(b sigma)", L_over_b_sigma, "L/(b sigma) >= 0", ref)
+        require(eff >= 0, "L_over_b_sigma", L_over_b_sigma, "L/(b sigma) >= 0", ref)
         mu = eff * mpmath.sqrt(f(cv, mpf(E), mpf(l)))
     return round_down(mu, dps)
 

@@ -143,6 +143,9 @@ def thm_4_2(L: Number, n: Number, sigma: Number, eta: Number, m: Number, M: Numb
     """
     ref = cite(PAPER, "Thm 4.2")
     c = lem_2_8(eta, m, M, dps=dps + GUARD_DPS)
+    # c rounds up to 1 when eta m is below the working precision: Thm C.5 needs c < 1
+    require(c < 1, "eta", eta, f"eta m large enough that c = 1 - eta m < 1 at {dps} digits "
+            "(Lemma 2.8's contraction)", ref)
     with precision(dps + GUARD_DPS):
         e, Lv, nv = to_mpf(eta, "eta", ref), to_mpf(L, "L", ref), to_mpf(n, "n", ref)
         sg = to_mpf(sigma, "sigma", ref)
