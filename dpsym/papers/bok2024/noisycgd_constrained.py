@@ -151,7 +151,7 @@ def thm_4_6_crossing(L_over_b: Number, eta: Number, D: Number, l: int) -> int:
     41
     """
     l = require_integer("l", l, cite(PAPER, "Thm 4.6"), minimum=1)
-    q = q_ratio(L_over_b, 1, eta, D, cite(PAPER, "Tables 10-12"))
+    q = q_ratio(L_over_b, 1, eta, D, cite(PAPER, "Tables 10-12"), L_name="L_over_b")
     return _ceil(1 + 3 * q / l + Fraction(_ceil(q), l))
 
 
