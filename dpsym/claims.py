@@ -45,6 +45,7 @@ from typing import Literal
 import mpmath
 from mpmath import mpf
 
+from dpsym.errors import WorkingDps, require_dps
 from dpsym.numerics import agreeing_digits, nstr
 from dpsym.papers import registry
 
@@ -228,7 +229,7 @@ def all_claims(paper: str | None = None) -> list[Claim]:
 def stable_value(compute: Callable[[int], mpf], dps: int, show: int = 20) -> tuple[mpf, str, int]:
     """``compute`` at ``dps`` and ``dps + 20``: (value, shown string, agreeing digits)."""
     v = compute(dps)
-    w = compute(dps + 20)
+    w = compute(WorkingDps(require_dps(dps) + 20))  # may pass MAX_DPS: a working precision
     digits = min(agreeing_digits(v, w), dps)
     return v, nstr(v, min(show, dps)), digits
 

@@ -36,6 +36,7 @@ __all__ = [
     "MAX_INTEGER",
     "MIN_DPS",
     "HypothesisError",
+    "WorkingDps",
     "require",
     "require_dps",
     "require_integer",
@@ -115,8 +116,29 @@ def require_integer(name: str, value: object, ref: str, minimum: int | None = No
     return n
 
 
+class WorkingDps(int):
+    """A working precision derived from an already validated ``dps`` (``dps + GUARD_DPS``).
+
+    :func:`require_dps` and :func:`dpsym.numerics.precision` let it exceed :data:`MAX_DPS`
+    (a public function may pass ``dps + GUARD_DPS`` to another); adding an integer keeps the
+    mark.  The caller's own ``dps`` never carries it, so it is held to [MIN_DPS, MAX_DPS].
+    """
+
+    def __add__(self, other: object) -> int:
+        if isinstance(other, Integral) and not isinstance(other, bool):
+            return WorkingDps(int(self) + int(other))
+        return NotImplemented
+
+    __radd__ = __add__
+
+    def __repr__(self) -> str:
+        return str(int(self))
+
+
 def require_dps(dps: object, ref: str = "dpsym precision policy") -> int:
     """``dps`` as an ``int`` in [:data:`MIN_DPS`, :data:`MAX_DPS`], else :class:`HypothesisError`.
+
+    A :class:`WorkingDps` (a precision one public function hands another) passes unchanged.
 
     >>> require_dps(30)
     30
@@ -127,6 +149,8 @@ def require_dps(dps: object, ref: str = "dpsym precision policy") -> int:
     """
     if isinstance(dps, bool) or not isinstance(dps, Integral):  # not "30", 30.0 or None
         raise HypothesisError("dps", dps, f"an integer with {MIN_DPS} <= dps <= {MAX_DPS}", ref)
+    if isinstance(dps, WorkingDps) and dps >= MIN_DPS:
+        return dps
     n = int(dps)
     require(MIN_DPS <= n <= MAX_DPS, "dps", dps, f"{MIN_DPS} <= dps <= {MAX_DPS}", ref)
     return n

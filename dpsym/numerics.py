@@ -31,7 +31,15 @@ from typing import Literal, TypeAlias
 import mpmath
 from mpmath import libmp, mp, mpf
 
-from dpsym.errors import MAX_DPS, MIN_DPS, HypothesisError, require, require_integer
+from dpsym.errors import (
+    MAX_DPS,
+    MIN_DPS,
+    HypothesisError,
+    WorkingDps,
+    require,
+    require_dps,
+    require_integer,
+)
 
 __all__ = [
     "DEFAULT_DPS",
@@ -60,19 +68,21 @@ DEFAULT_DPS = 50
 class _GuardDigits(int):
     """The int 10, whose reflected addition validates the caller's ``dps``.
 
-    Every public function starts with ``precision(dps + GUARD_DPS)``.  For an int ``dps``
-    this is plain addition; for a ``dps`` that is not a number (a string, None, a list, a
-    generator) Python falls back to ``GUARD_DPS.__radd__``, which raises the
-    :class:`HypothesisError` naming ``dps`` instead of a TypeError from deep inside.  (A
-    bool or float reaches :func:`precision` and is rejected there; a value out of
-    [MIN_DPS, MAX_DPS] by :func:`precision` and :func:`round_up`.)
+    Every public function starts with ``precision(dps + GUARD_DPS)``.  As a subclass of
+    ``int`` with its own ``__radd__``, it is asked first even when ``dps`` is an int, so this
+    one place validates every such ``dps``: outside any :func:`precision` context (the
+    caller's own ``dps``) it must be an integer in [MIN_DPS, MAX_DPS]
+    (:func:`~dpsym.errors.require_dps`); inside one it is a working precision, capped by
+    :func:`precision`.  The sum is a :class:`~dpsym.errors.WorkingDps`, which a callee accepts
+    above MAX_DPS.  A ``dps`` that is not an integer (a string, None, a float, a list)
+    raises the :class:`HypothesisError` naming ``dps`` instead of a TypeError from deep inside.
     """
 
     def __radd__(self, other: object) -> int:
-        if isinstance(other, numbers.Integral) and not isinstance(other, bool):
-            return int(other) + int(self)
-        raise HypothesisError("dps", other, f"an integer with {MIN_DPS} <= dps <= {MAX_DPS}",
-                              "dpsym precision policy")
+        if isinstance(other, WorkingDps) or (_depth.get() > 0 and isinstance(
+                other, numbers.Integral) and not isinstance(other, bool)):
+            return WorkingDps(int(other) + int(self))
+        return WorkingDps(require_dps(other) + int(self))
 
     def __repr__(self) -> str:
         return str(int(self))
@@ -83,9 +93,6 @@ GUARD_DPS = _GuardDigits(10)
 Number: TypeAlias = int | float | str | Fraction | mpf
 
 
-#: Digits a function may add to the caller's ``dps`` in its outermost working precision:
-#: GUARD_DPS, the ledger's re-evaluation at dps + 20, and a few digits of cancellation.
-OUTER_SLACK_DPS = 40
 #: The cap on any working precision, nested ones included (functions that lose digits to
 #: cancellation raise their precision inside; they never need more than 4x the cap).
 MAX_WORK_DPS = 4 * MAX_DPS
@@ -97,16 +104,18 @@ _depth = contextvars.ContextVar("dpsym_precision_depth", default=0)
 def precision(dps: int) -> Iterator[None]:
     """Run the body with mpmath working at ``dps`` decimal digits (restored on exit).
 
-    Bounded work: the outermost ``precision`` of a call may exceed :data:`MAX_DPS` (the
-    cap on a caller's ``dps``) by at most :data:`OUTER_SLACK_DPS` guard digits, a nested
-    one at most :data:`MAX_WORK_DPS`; beyond, ``HypothesisError`` names the cap.
+    Bounded work: the outermost ``precision`` of a call is the caller's ``dps``, held to
+    [:data:`MIN_DPS`, :data:`MAX_DPS`], unless it was formed as ``dps + GUARD_DPS`` (a
+    :class:`~dpsym.errors.WorkingDps`, whose ``dps`` was validated then); any working
+    precision is capped by :data:`MAX_WORK_DPS`; beyond, ``HypothesisError`` names the cap.
     """
     work = require_integer("dps", dps, "dpsym precision policy", minimum=MIN_DPS,
                            maximum=None)
     depth = _depth.get()
-    cap = MAX_DPS + OUTER_SLACK_DPS if depth == 0 else MAX_WORK_DPS
-    require(work <= cap, "dps", dps, f"a working precision <= {cap} digits: the caller's dps "
-            f"must lie in [{MIN_DPS}, {MAX_DPS}] (dpsym.errors.MAX_DPS)",
+    if depth == 0 and not isinstance(dps, WorkingDps):
+        work = require_dps(dps)
+    require(work <= MAX_WORK_DPS, "dps", dps, f"a working precision <= {MAX_WORK_DPS} digits: "
+            f"the caller's dps must lie in [{MIN_DPS}, {MAX_DPS}] (dpsym.errors.MAX_DPS)",
             "dpsym precision policy")
     token = _depth.set(depth + 1)
     try:
@@ -355,10 +364,10 @@ def find_root(
             break
         if nb != b:
             b, fb = nb, f(nb)
-    if fa == 0:
-        return a
-    if fb == 0:
-        return b
+    if fa == 0 or fb == 0:
+        return _off_zero(f, a if fa == 0 else b, side)
+    # f changes sign from sign(fa) to sign(fb): an "upper" end must show sign(fb)
+    sign_b = 1 if fb > 0 else -1
     tol = rtol if rtol is not None else mpf(2) ** (-mp.prec + 2)
     last_side = 0
     for _ in range(20 * mp.prec):
@@ -370,7 +379,7 @@ def find_root(
             c = (a + b) / 2
         fc = f(c)
         if fc == 0:
-            return c
+            return _off_zero(f, c, side, sign_b)
         if fa * fc < 0:
             b, fb = c, fc
             if last_side == -1:
@@ -386,7 +395,7 @@ def find_root(
             m = (a + b) / 2
             fm = f(m)
             if fm == 0:
-                return m
+                return _off_zero(f, m, side, sign_b)
             if fa * fm < 0:
                 b, fb = m, fm
             else:
@@ -397,6 +406,27 @@ def find_root(
     if side == "upper":
         return b
     return a if abs(fa) <= abs(fb) else b
+
+
+def _off_zero(f: Callable[[mpf], mpf], x: mpf, side: str, sign_b: int | None = None) -> mpf:
+    """A point where the computed ``f`` is 0 is on neither side of the root: for ``side``
+    "upper" ("lower") step right (left) by 1, 2, 4, ... ulp to the first point where ``f``
+    has the sign it has right (left) of the root, ``sign_b`` (+1 when f increases; found by
+    the first nonzero value if not given)."""
+    if side not in ("upper", "lower"):
+        return x
+    direction = 1 if side == "upper" else -1
+    step = max(abs(x), mpf(2) ** -mp.prec) * mpf(2) ** (-mp.prec + 1)
+    for _ in range(2 * mp.prec):
+        y = x + direction * step
+        fy = f(y)
+        if fy != 0:
+            if sign_b is None:
+                sign_b = (1 if fy > 0 else -1) * direction
+            if (fy > 0) == (sign_b * direction > 0):
+                return y
+        step *= 2
+    return x
 
 
 def minimize_scalar(

@@ -13,7 +13,10 @@ certified series.
   D_alpha(P || Q) <= tau, by a grid over Q(A) and bisection for P(A) (every point evaluated
   is feasible, so the result never exceeds the true supremum);
 * :func:`oracle_poisson_rdp` -- the RDP of the Poisson-subsampled Gaussian at an integer
-  order from Mironov, Talwar & Zhang 2019, Sec. 3.3's finite binomial sum, term by term.
+  order from Mironov, Talwar & Zhang 2019, Sec. 3.3's finite binomial sum, term by term;
+* :func:`oracle_projected_gaussian_kl` -- KL between two Gaussians of equal variance
+  projected onto [a, b], in closed form (atoms by erfc, the interior by the Gaussian's
+  first two truncated moments; no quadrature).
 
 >>> from dpsym.soundness import oracle_gdp_delta, oracle_poisson_rdp
 >>> from dpsym.numerics import nstr
@@ -31,7 +34,12 @@ from mpmath import mpf
 from dpsym.errors import require, require_dps, require_integer
 from dpsym.numerics import Number, precision, to_mpf
 
-__all__ = ["oracle_gdp_delta", "oracle_optimal_delta", "oracle_poisson_rdp"]
+__all__ = [
+    "oracle_gdp_delta",
+    "oracle_optimal_delta",
+    "oracle_poisson_rdp",
+    "oracle_projected_gaussian_kl",
+]
 
 REF = "dpsym.soundness (oracle)"
 
@@ -143,3 +151,43 @@ def oracle_poisson_rdp(q: Number, sigma: Number, alpha: int, dps: int = 30) -> m
         total = mpmath.fsum(mpmath.binomial(k_max, k) * (1 - qv) ** (k_max - k) * qv**k
                             * mpmath.exp(mpf(k * k - k) / (2 * s * s)) for k in range(k_max + 1))
         return mpmath.log(total) / (k_max - 1)
+
+
+def oracle_projected_gaussian_kl(m1: Number, m2: Number, s2: Number, a: Number = -1,
+                                 b: Number = 1, dps: int = 30) -> mpf:
+    """KL(Pi_[a,b] N(m1, s2) || Pi_[a,b] N(m2, s2)) in closed form (oracle).
+
+    The atoms P(X <= a) = erfc((m - a)/sqrt(2 s2))/2 and P(X >= b) enter as p log(p/p'); on
+    (a, b) the log-ratio is (m1 - m2)(2x - m1 - m2)/(2 s2), whose mean under N(m1, s2)
+    restricted to (a, b) needs only int phi = Phi(beta) - Phi(alpha) and
+    int u phi(u) du = phi(alpha) - phi(beta) with alpha, beta = (a - m1)/s, (b - m1)/s.
+
+    >>> from dpsym.numerics import nstr
+    >>> nstr(oracle_projected_gaussian_kl("0.1", "-0.1", "0.5", dps=20), 12)
+    '0.0389786015574'
+    """
+    dps = require_dps(dps)
+    with precision(dps + 20):
+        m1v, m2v, v = to_mpf(m1, "m1", REF), to_mpf(m2, "m2", REF), to_mpf(s2, "s2", REF)
+        av, bv = to_mpf(a, "a", REF), to_mpf(b, "b", REF)
+        require(v > 0, "s2", s2, "s2 > 0", REF)
+        require(av < bv, "b", b, f"b > a = {a}", REF)
+        r2 = mpmath.sqrt(2 * v)
+
+        def below(m: mpf) -> mpf:
+            return mpmath.erfc((m - av) / r2) / 2
+
+        def above(m: mpf) -> mpf:
+            return mpmath.erfc((bv - m) / r2) / 2
+
+        total = mpf(0)
+        for p1, p2 in ((below(m1v), below(m2v)), (above(m1v), above(m2v))):
+            if p1 > 0:
+                total += p1 * mpmath.log(p1 / p2)
+        s = mpmath.sqrt(v)
+        lo, hi = (av - m1v) / s, (bv - m1v) / s
+        mass = (mpmath.erfc(-hi / mpmath.sqrt(2)) - mpmath.erfc(-lo / mpmath.sqrt(2))) / 2
+        first = (mpmath.exp(-lo**2 / 2) - mpmath.exp(-hi**2 / 2)) / mpmath.sqrt(2 * mpmath.pi)
+        # E[(2X - m1 - m2) 1{a<X<b}] with X = m1 + s u: (m1 - m2) mass + 2 s first
+        total += (m1v - m2v) * ((m1v - m2v) * mass + 2 * s * first) / (2 * v)
+        return total

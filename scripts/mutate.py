@@ -128,7 +128,7 @@ MUTATIONS = [
     Mutation("langevin: projected-Gaussian KL x0.99", "dpsym/langevin.py",
              "        return round_up(max(total, mpf(0)), dps)",
              "        return round_up(max(total, mpf(0)) * mpf('0.99'), dps)", True,
-             ("bravo2025",), ("tests/test_bravo2025_bounds.py",)),
+             ("core", "bravo2025"), ("tests/test_bravo2025_bounds.py",)),
     Mutation("sampling: binomial pmf exponent off by one", "dpsym/sampling.py",
              "    return comb(n, k) * p**k * (1 - p) ** (n - k)",
              "    return comb(n, k) * p**k * (1 - p) ** (n - k + 1)", False, ("birrell2024",),

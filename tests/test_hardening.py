@@ -11,6 +11,7 @@ import os
 import stat
 import subprocess
 import sys
+import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -73,9 +74,8 @@ def test_dps_outside_5_1000_is_rejected_everywhere(dps):
         gdp_delta(1, 1, dps=dps)
     with pytest.raises(HypothesisError, match="dps"):
         rdp_to_epsilon([2], [1], "1e-5", dps=dps)
-    if dps != MAX_DPS + 1:  # a statement's outermost precision allows a few guard digits
-        with pytest.raises(HypothesisError, match="dps"):
-            bok2024.cor_5_2(1, 1, dps=dps)
+    with pytest.raises(HypothesisError, match="dps"):
+        bok2024.cor_5_2(1, 1, dps=dps)
     with pytest.raises(HypothesisError, match="dps"):
         require_dps(dps)
 
@@ -359,3 +359,88 @@ def test_more_fuzz_findings():
     assert bok2024.thm_4_6(np.int64(3), 1, 3, "0.04", 1, 10, 100) == bok2024.thm_4_6(
         3, 1, 3, "0.04", 1, 10, 100)
     _raises(lambda: gdp_epsilon(1e308, "1e-5"), "mu")
+
+
+# --- hardening, second pass: dps at entry, evidence functions, domains ------------------------
+
+@pytest.mark.parametrize("call", [
+    "birrell2024.lem_c_4(2, 3, '0.5', dps={})", "birrell2024.lem_c_5(1, 2, 3, dps={})",
+    "birrell2024.thm_c_9_step(10, 6, 4, dps={})", "birrell2024.eq_135_check(dps={})",
+    "birrell2024.thm_c_9_epsilon(dps={})", "bok2024.lem_c_10_proof_display(dps={})",
+    "bok2024.thm_4_2('0.1', 1, 1, '0.05', 1, 10, 160, dps={})"])
+@pytest.mark.parametrize("dps", [MAX_DPS + 1, "30", None, float("inf"), 2 + 0j, [2.0]])
+def test_statements_reject_dps_at_entry(call, dps):
+    """dps = 1001 used to slip under the outer precision slack and run for > 10 s."""
+    from dpsym.papers import birrell2024, bok2024
+
+    t0 = time.perf_counter()
+    with pytest.raises(HypothesisError, match="dps"):
+        eval(call.format("value"), {"birrell2024": birrell2024, "bok2024": bok2024,
+                                    "value": dps})
+    assert time.perf_counter() - t0 < 2
+
+
+def test_max_dps_is_accepted_and_nests():
+    """dps = MAX_DPS is valid; a function passing dps + GUARD_DPS to another keeps working."""
+    from dpsym.errors import WorkingDps
+    from dpsym.numerics import GUARD_DPS
+
+    assert gdp_delta(1, 1, dps=MAX_DPS) > 0
+    w = MAX_DPS + GUARD_DPS
+    assert isinstance(w, WorkingDps) and require_dps(w) == MAX_DPS + 10
+    with precision(w):
+        pass
+    # a plain int at the outermost level is the caller's dps
+    with pytest.raises(HypothesisError, match="dps"), precision(MAX_DPS + 1):
+        pass
+
+
+def test_evidence_functions_validate():
+    from dpsym.papers import birrell2024, bok2024, bravo2025, tran2022
+
+    _raises(lambda: bok2024.thm_4_6_certificate(0, 1, 4), "s", match_ref="Thm 4.6")
+    _raises(lambda: bok2024.thm_4_6_certificate("1/2", "-1e-5", 4), "D")
+    _raises(lambda: bok2024.thm_c_16_instance("1", 1e308, "1", "0.5", 100), "eta")
+    _raises(lambda: bok2024.thm_c_16_instance("1", "0.1", "1", 1e308, 100), "sigma")
+    _raises(lambda: bok2024.thm_c_16_instance(0, "0.1", "1", "0.5", 100), "L_over_n")
+    _raises(lambda: bok2024.thm_c_16_instance("1", "1e-5", "1", "0.5", 100), "eta")
+    _raises(lambda: bok2024.thm_c_5_instance_mu("0.99", -1, 1, 100), "s",
+            match_ref="Thm C.5")
+    _raises(lambda: bok2024.lem_c_10_proof_display(c="-1"), "c")
+    _raises(lambda: bok2024.rem_a_8_exact(0, "1/2"), "n")
+    _raises(lambda: bok2024.rem_a_8_limit(float("inf")), "alpha")
+    _raises(lambda: bok2024.thm_4_8_fact_c(2, 1, "0.5"), "p")
+    _raises(lambda: bok2024.thm_c_13_distances("0.9", "0.1", 3), "a")
+    _raises(lambda: bok2024.thm_c_13_distances("0.9", 0, ["0.1"]), "s")
+    _raises(lambda: bok2024.thm_4_9(1, 0, 1000, 1, "0.1", 1, 2, 50, 40), "b")
+    _raises(lambda: bok2024.thm_4_9(1, 10, 1000, 1, 1e-320, 1, 2, 50, 40), "eta")
+    _raises(lambda: bok2024.thm_4_2("0.1", 1, 1, 1e-320, 1, 10, 160), "eta")
+    _raises(lambda: birrell2024.thm_c_9_epsilon(variant=[2.0, 3.0]), "variant")
+    _raises(lambda: birrell2024.thm_c_9_step(10, 0, 4), "sigma")
+    _raises(lambda: birrell2024.eq_110_check(B=np.int64(3), D=2), "D")
+    _raises(lambda: birrell2024.eq_135_check(sigma=0), "sigma")
+    for bad in (float("inf"), float("-inf")):
+        _raises(lambda b=bad: bravo2025.thm_5_2_tbar(b, 100, "0.1", 1), "D")
+        _raises(lambda b=bad: bravo2025.rem_5_3(2, 1, 100, 10, b, 1, 2, 1, 100), "eta")
+    # Thm 9's rate outside its domain was negative; now the domain is checked
+    base = dict(R=1, L=1, G=1, N=1000, eps=1, delta="1e-5", d=10)
+    assert tran2022.thm_9(**base) > 0
+    _raises(lambda: tran2022.thm_9(**{**base, "N": "1e-300"}), "N", match_ref="Thm 9")
+    _raises(lambda: tran2022.thm_9(**{**base, "d": 10**18}), "d", match_ref="Thm 9")
+    _raises(lambda: tran2022.thm_9(**{**base, "eps": 1e-320}), "d")
+
+
+def test_find_root_keeps_its_side_at_an_exact_zero():
+    """f(c) == 0 at the working precision used to return c for side="upper"/"lower"."""
+    import mpmath
+
+    from dpsym.numerics import find_root
+
+    def f(x):
+        return x**3 + x - 1
+
+    with precision(30):
+        up, lo = find_root(f, 0, "0.5", side="upper"), find_root(f, 0, "0.5", side="lower")
+    with precision(90):
+        root = mpmath.findroot(f, 0.68)
+        assert lo < root < up

@@ -34,7 +34,7 @@ import numpy as np
 from mpmath import mpf
 
 from dpsym.errors import require, require_integer
-from dpsym.numerics import Number, precision, to_mpf
+from dpsym.numerics import GUARD_DPS, Number, precision, to_mpf
 from dpsym.papers.registry import cite
 from dpsym.rdp.gaussian_mixture import (
     B_abs_moment,
@@ -177,8 +177,8 @@ def lem_c_5(a: Number, b: Number, k: int, dps: int = 30) -> tuple[mpf, mpf]:
     + D(p||r) + [k even] D(q||r), each a :func:`chi_k_gaussian`.
     """
     ref = cite(PAPER, "Lemma C.5")
-    require(isinstance(k, int) and k >= 1, "k", k, "an integer k >= 1", ref)
-    with precision(dps + 10):
+    k = require_integer("k", k, ref, minimum=1, maximum=MAX_TAYLOR_ORDER)
+    with precision(dps + GUARD_DPS):
         av, bv = to_mpf(a, "a", ref), to_mpf(b, "b", ref)
         f = _c5_integrand(av, bv, k, mpmath)
         peak = k * max(abs(av), abs(bv))

@@ -470,6 +470,9 @@ class Eq110Check:
 def eq_110_check(B: int = BATCH, D: int = D_SIZE, K: int | None = None,
                  dps: int = 30) -> Eq110Check:
     """The inequality (110) must give: q~ >= (1 + a'_0/sum a'_n)^(-1)."""
+    ref = cite(PAPER, "eq. (110)")
+    B = require_integer("B", B, ref, minimum=1)
+    D = require_integer("D", D, ref, minimum=B)
     k = B if K is None else K
     return Eq110Check(B, D, k, q_tilde(B, D, K=k, dps=dps), q_tilde(B, D + 1, K=k, dps=dps),
                       mpf(B) / D)

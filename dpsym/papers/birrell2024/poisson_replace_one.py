@@ -30,7 +30,7 @@ import mpmath
 import numpy as np
 from mpmath import mpf
 
-from dpsym.errors import require, require_integer
+from dpsym.errors import require, require_dps, require_integer
 from dpsym.numerics import DEFAULT_DPS, Number, nstr, precision, to_mpf
 from dpsym.papers.birrell2024.add_remove import SIGMA, T_EPOCHS_250, Q, thm_3_3
 from dpsym.papers.birrell2024.replace_one import ALPHAS_FIG3, eps_over_grid, eq_65, thm_3_4
@@ -43,6 +43,7 @@ from dpsym.rdp.gaussian_mixture import (
     log_F_collinear_float64,
 )
 from dpsym.rdp.taylor import (
+    MAX_TAYLOR_ORDER,
     F_tilde,
     F_tilde_poisson_conservative,
     max_second_derivative,
@@ -147,6 +148,7 @@ def thm_c_9_step(alpha: Number, sigma: Number, k: int, dps: int = 30) -> C9Step:
     kk = require_integer("k", k, ref, minimum=3)
     with precision(dps):
         a, s = to_mpf(alpha, "alpha", ref), to_mpf(sigma, "sigma", ref)
+        require(s > 0, "sigma", sigma, "sigma > 0", ref)
         exact = eq_65(kk, a, s, "0.5", "0.5", mpmath.pi, dps=dps)
         return C9Step(a, s, kk, exact, F_tilde(a, 2 * s, kk, dps=dps),
                       F_tilde_poisson_conservative(a, s, kk, dps=dps),
@@ -284,6 +286,11 @@ def thm_c_9_epsilon(delta: Number = "1e-5", variant: str = "paper", m: int = 4,
     """(eps, order) of Figure 4 (top)'s Poisson curve: Thm C.9 (``variant``) over 250 epochs
     (T = 50000/120 * 250) on the Figure 3 order grid, Balle et al. 2020's conversion (one-step
     values cached per (variant, m, dps), shared by every delta)."""
+    ref = cite(PAPER, "Thm C.9")
+    dps = require_dps(dps, ref)
+    m = require_integer("m", m, ref, minimum=1, maximum=MAX_TAYLOR_ORDER)
+    require(isinstance(variant, str) and variant in VARIANTS, "variant", variant,
+            f"variant in {VARIANTS}", ref)
     cache = _EPS_CACHES.setdefault((variant, m, dps), {})
     return eps_over_grid(lambda a: thm_c_9(a, SIGMA, Q, m, variant=variant, dps=dps + 5),
                          ALPHAS_FIG3, T_EPOCHS_250, delta, dps=dps, cache=cache)

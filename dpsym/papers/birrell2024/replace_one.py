@@ -22,7 +22,7 @@ import numpy as np
 import sympy as sp
 from mpmath import mpf
 
-from dpsym.errors import HypothesisError, require_integer
+from dpsym.errors import HypothesisError, require, require_dps, require_integer
 from dpsym.fdp.symbolic import Derivation
 from dpsym.numerics import DEFAULT_DPS, Number, precision, to_mpf
 from dpsym.papers.birrell2024 import printed
@@ -372,7 +372,10 @@ def eq_135_check(sigma: Number = 6, dps: int = 30) -> Eq135Check:
     """Evidence for reading (135) with Delta mu_t: it is what gives the printed (136).  As
     printed, mu_t . Delta mu'_t involves the mean mu_t = theta_t - eta_t (gradient average),
     which (134) does not bound at all."""
+    ref = cite(PAPER, "eq. (135)")
+    dps = require_dps(dps, ref)
     with precision(dps):
+        require(to_mpf(sigma, "sigma", ref) > 0, "sigma", sigma, "sigma > 0", ref)
         pv = mpmath.mpf(sp.N(printed.formula(printed.EQ_136, alpha=2,
                                              sigma=sp.nsimplify(sigma)) / 2, dps + 5))
     return Eq135Check(to_mpf(sigma, "sigma"), eq_136(sigma, dps=dps), pv)

@@ -49,12 +49,12 @@ def show(q: Fraction) -> str:
 
 
 def q_ratio(L: Number, n: Number, eta: Number, D: Number, ref: str,
-            n_name: str = "n") -> Fraction:
-    """q = D n / (eta L), exactly (its ceiling enters Thm 4.3); ``n_name`` is the caller's
-    name for n (b in Thm 4.6)."""
-    Lq, nq, eq, Dq = (_exact(v, k, ref) for v, k in ((L, "L"), (n, n_name), (eta, "eta"),
+            n_name: str = "n", L_name: str = "L") -> Fraction:
+    """q = D n / (eta L), exactly (its ceiling enters Thm 4.3); ``n_name`` and ``L_name`` are
+    the caller's names for n (b in Thm 4.6) and L (L_over_b in Tables 10-12)."""
+    Lq, nq, eq, Dq = (_exact(v, k, ref) for v, k in ((L, L_name), (n, n_name), (eta, "eta"),
                                                       (D, "D")))
-    require(Lq > 0, "L", L, "L > 0", ref)
+    require(Lq > 0, L_name, L, f"{L_name} > 0", ref)
     require(nq > 0, n_name, n, f"{n_name} > 0", ref)
     require(eq > 0, "eta", eta, "eta > 0", ref)
     require(Dq > 0, "D", D, "D > 0 (diameter)", ref)

@@ -14,9 +14,10 @@ import mpmath
 import sympy as sp
 from mpmath import mpf
 
-from dpsym.errors import require, require_integer, require_sequence
+from dpsym.errors import require, require_dps, require_integer, require_sequence
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, round_down, round_up, to_mpf
 from dpsym.papers.bok2024 import printed
+from dpsym.papers.bok2024._rational import _exact
 from dpsym.papers.bok2024.noisygd import lem_2_8, thm_4_1
 from dpsym.papers.registry import cite
 from dpsym.shifts import (
@@ -82,9 +83,9 @@ def thm_4_5_from_c(c: Number, L_over_b_sigma: Number, l: int, E: int,
     E = require_integer("E", E, ref, minimum=1)
     with precision(dps + GUARD_DPS):
         cv = to_mpf(c, "c", ref)
-        eff = to_mpf(L_over_b_sigma, "L/(b sigma)", ref)
+        eff = to_mpf(L_over_b_sigma, "L_over_b_sigma", ref)
         require(0 < cv < 1, "c", c, "0 < c < 1", ref)
-        require(eff >= 0, "L/(b sigma)", L_over_b_sigma, "L/(b sigma) >= 0", ref)
+        require(eff >= 0, "L_over_b_sigma", L_over_b_sigma, "L/(b sigma) >= 0", ref)
         ratio = _c10_value()(cv, mpf(1), l, E) if E > 1 else mpf(0)
         mu = eff * mpmath.sqrt(1 + ratio)
     return round_up(mu, dps)
@@ -183,13 +184,19 @@ def lem_c_10_proof_display(c: str = "0.9", l: int = 4, E: int = 6, q: int = 2,
     >>> r["corrected_residual"], r["printed_residual"] == 0
     (0, False)
     """
+    ref = cite(PAPER, "Lemma C.10")
+    dps = require_dps(dps, ref)
+    l, E, q = (require_integer(k, v, ref, minimum=1, maximum=10**4)
+               for k, v in (("l", l), ("E", E), ("q", q)))
+    c_exact = _exact(c, "c", ref)
+    require(c_exact > 0, "c", c, "c > 0", ref)
     cs = sp.Symbol("c", positive=True)
     ls, Es, qs = sp.symbols("l E q", integer=True, positive=True)
     sym = {"c": cs, "l": ls, "E": Es, "q": qs}
     lhs = printed.formula(printed.LEM_C_10_DISPLAY["lhs"], **sym)
     rhs = printed.formula(printed.LEM_C_10_DISPLAY["rhs"], **sym)
     corrected = rhs * (1 + cs ** (Es * (ls - 1))) / (1 + cs ** (ls * (Es - 1)))
-    at = {cs: sp.Rational(c), ls: l, Es: E, qs: q}
+    at = {cs: sp.Rational(c_exact.numerator, c_exact.denominator), ls: l, Es: E, qs: q}
     return {
         "corrected_residual": sp.simplify(sp.expand(sp.powsimp(lhs - corrected))),
         "printed_residual": sp.simplify(sp.expand(sp.powsimp(lhs - rhs))),
@@ -259,9 +266,9 @@ def thm_c_17(L_over_b_sigma: Number, c: Number, l: int, E: int, dps: int = DEFAU
     f = sp.lambdify((syms["c"], syms["E"], syms["l"]), derived, "mpmath")
     with precision(dps + GUARD_DPS):
         cv = to_mpf(c, "c", ref)
-        eff = to_mpf(L_over_b_sigma, "L/(b sigma)", ref)
+        eff = to_mpf(L_over_b_sigma, "L_over_b_sigma", ref)
         require(0 < cv < 1, "c", c, "0 < c < 1", ref)
-        require(eff >= 0, "L/(b sigma)", L_over_b_sigma, "L/(b sigma) >= 0", ref)
+        require(eff >= 0, "L_over_b_sigma", L_over_b_sigma, "L/(b sigma) >= 0", ref)
         mu = eff * mpmath.sqrt(f(cv, mpf(E), mpf(l)))
     return round_down(mu, dps)
 

@@ -151,7 +151,7 @@ def thm_4_6_crossing(L_over_b: Number, eta: Number, D: Number, l: int) -> int:
     41
     """
     l = require_integer("l", l, cite(PAPER, "Thm 4.6"), minimum=1)
-    q = q_ratio(L_over_b, 1, eta, D, cite(PAPER, "Tables 10-12"))
+    q = q_ratio(L_over_b, 1, eta, D, cite(PAPER, "Tables 10-12"), L_name="L_over_b")
     return _ceil(1 + 3 * q / l + Fraction(_ceil(q), l))
 
 
@@ -297,6 +297,8 @@ def thm_4_6_certificate(s: Number, D: Number, l: int) -> dict[str, object]:
     l = require_integer("l", l, cite(PAPER, "Thm 4.6"), minimum=1, maximum=10**6)
     ref = cite(PAPER, "Thm 4.6")
     sq, Dq = _exact(s, "s", ref), _exact(D, "D", ref)
+    require(sq > 0, "s", s, "s > 0 (the sensitivity)", ref)
+    require(Dq > 0, "D", D, "D > 0 (the diameter of K)", ref)
     K = _ceil(Dq / sq)
     charged = thm_4_6_window_value(Dq, sq, l, K)
     opt = window_optimum(Dq, sq, l, K) if l * K >= 2 else None

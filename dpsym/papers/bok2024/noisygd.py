@@ -103,10 +103,11 @@ def thm_c_5_instance_mu(c: Number, s: Number, sigma: Number, t: int,
     '0.9610137446'
     """
     ref = cite(PAPER, "Thm C.5 (tight instance)")
-    t = require_integer("t", t, ref, minimum=1)
+    t = require_integer("t", t, ref, minimum=1, maximum=10**6)  # direct summation: t terms
     with precision(dps + GUARD_DPS):
         cv, sv, sg = to_mpf(c, "c", ref), to_mpf(s, "s", ref), to_mpf(sigma, "sigma", ref)
         require(sg > 0, "sigma", sigma, "sigma > 0", ref)
+        require(sv >= 0, "s", s, "s >= 0 (the shift phi'(x) - phi(x), a sensitivity)", ref)
         mean = mpmath.fsum(sv * cv**j for j in range(t))
         var = mpmath.fsum(sg**2 * cv ** (2 * j) for j in range(t))
         mu = mean / mpmath.sqrt(var)
@@ -142,6 +143,9 @@ def thm_4_2(L: Number, n: Number, sigma: Number, eta: Number, m: Number, M: Numb
     """
     ref = cite(PAPER, "Thm 4.2")
     c = lem_2_8(eta, m, M, dps=dps + GUARD_DPS)
+    # c rounds up to 1 when eta m is below the working precision: Thm C.5 needs c < 1
+    require(c < 1, "eta", eta, f"eta m large enough that c = 1 - eta m < 1 at {dps} digits "
+            "(Lemma 2.8's contraction)", ref)
     with precision(dps + GUARD_DPS):
         e, Lv, nv = to_mpf(eta, "eta", ref), to_mpf(L, "L", ref), to_mpf(n, "n", ref)
         sg = to_mpf(sigma, "sigma", ref)

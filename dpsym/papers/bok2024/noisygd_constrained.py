@@ -217,8 +217,13 @@ def thm_c_16_instance(L_over_n: Number, eta: Number, D: Number, sigma: Number, t
     cells = require_integer("cells", cells, ref, minimum=3)
     require(cells % 2 == 1, "cells", cells, "an odd number (X_0 = 0 is a cell midpoint)", ref)
     Ln, e, Dv, sg = (float(_exact(x, name, ref)) for x, name in
-                     ((L_over_n, "L/n"), (eta, "eta"), (D, "D"), (sigma, "sigma")))
-    require(sg > 0, "sigma", sigma, "sigma > 0", ref)
+                     ((L_over_n, "L_over_n"), (eta, "eta"), (D, "D"), (sigma, "sigma")))
+    # float64 illustration: every input positive and small enough that (eta sigma)^2 and the
+    # drift eta L/n stay finite and the grid resolves the step
+    for v, name, raw in ((Ln, "L_over_n", L_over_n), (e, "eta", eta), (Dv, "D", D),
+                         (sg, "sigma", sigma)):
+        require(0 < v <= 1e100, name, raw, f"0 < {name} <= 1e100 (a float64 illustration)",
+                ref)
     # GridKernel is projected Langevin, X' = P(X - h g(X) + sqrt(2 h) Z): the noise eta sigma Z
     # is sqrt(2 h) Z for h = (eta sigma)^2 / 2, and a drift d is the constant gradient -d/h.
     h = (e * sg) ** 2 / 2
@@ -235,6 +240,12 @@ def thm_c_16_instance(L_over_n: Number, eta: Number, D: Number, sigma: Number, t
     ok = (alpha > 1e-300) & (beta > 1e-300) & (alpha < 1 - 1e-15) & (beta < 1 - 1e-15)
     mus = ndtri(1 - alpha[ok]) - ndtri(beta[ok])
     mus[~np.isfinite(mus)] = -np.inf
+    # No threshold test with both errors inside (0, 1): the step eta sigma (or the shift
+    # eta L/n) is too small or too large against the cell D/cells for the grid to resolve.
+    require(mus.size > 0 and np.isfinite(mus).any(), "eta", eta,
+            f"a step the grid resolves: some threshold test with both errors in (0, 1) "
+            f"(eta sigma = {e * sg:.3g}, eta L/n = {e * Ln:.3g}, cell D/cells = "
+            f"{Dv / cells:.3g})", ref)
     j = int(np.argmax(mus))
     # Thm 4.3 from the exact inputs, so its ceiling is not taken on binary floats.
     t_valid = max(t, _ceil(q_ratio(L_over_n, 1, eta, D, ref)))

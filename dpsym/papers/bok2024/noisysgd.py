@@ -36,7 +36,7 @@ import mpmath
 import sympy as sp
 from mpmath import mpf
 
-from dpsym.errors import require, require_integer
+from dpsym.errors import require, require_integer, require_sequence
 from dpsym.fdp import Gaussian, TradeoffFunction, clt_K
 from dpsym.fdp.clt import clt_K_symbolic
 from dpsym.fdp.neyman_pearson import mixture_delta
@@ -253,7 +253,9 @@ def thm_4_8_fact_c(p: Number, mu: Number, lam: Number, dps: int = DEFAULT_DPS
     alpha + f^(lambda)(alpha) = (1 + p) Phi(-mu/2) + (1 - p) Phi(mu/2).  Returns both."""
     ref = _ref("App. C.4.1, fact (c)")
     with precision(dps + GUARD_DPS):
-        pv, mv, lv = (to_mpf(x, k, ref) for x, k in ((p, "p"), (mu, "mu"), (lam, "lambda")))
+        pv, mv, lv = (to_mpf(x, k, ref) for x, k in ((p, "p"), (mu, "mu"), (lam, "lam")))
+        require(0 <= pv <= 1, "p", p, "0 <= p <= 1 (a sampling rate)", ref)
+        require(mv >= 0, "mu", mu, "mu >= 0", ref)
         alpha = pv * Phi(-mv / 2) + (1 - pv) * Phi((mpf(1) / 2 - lv) * mv)
         total = (1 + pv) * Phi(-mv / 2) + (1 - pv) * Phi(mv / 2)
     with precision(dps):
@@ -439,11 +441,18 @@ def lem_c_12_scan(s: Number = "0.5", sigma: Number = 1, p: Number = "0.3",
 
 def thm_c_13_distances(c: Number, s: Number, a: Sequence[Number]) -> list[mpf]:
     """z_0, ..., z_{t-1} of Thm C.13: z_0 = 0, z_{k+1} = c z_k + s - a_{k+1} (s = eta L/b),
-    for a = (a_1, ..., a_{t-1}); z_{t-1} = s (1 - c^{t-1})/(1 - c) - sum c^{t-k-1} a_k."""
-    cv, sv = to_mpf(c, "c"), to_mpf(s, "s")
+    for a = (a_1, ..., a_{t-1}); z_{t-1} = s (1 - c^{t-1})/(1 - c) - sum c^{t-k-1} a_k.
+    Hypotheses as in Thm C.13: 0 <= c < 1 (Lemma 2.8), s > 0 and 0 <= a_k <= s."""
+    ref = _ref("Thm C.13")
+    cv, sv = to_mpf(c, "c", ref), to_mpf(s, "s", ref)
+    require(0 <= cv < 1, "c", c, "0 <= c < 1 (the contraction factor of Lemma 2.8)", ref)
+    require(sv > 0, "s", s, "s = eta L/b > 0", ref)
+    av = [to_mpf(x, "a", ref) for x in require_sequence("a", a, ref, nonempty=False)]
+    for k, x in enumerate(av, start=1):
+        require(0 <= x <= sv, "a", a[k - 1], f"0 <= a_{k} <= s = {mpmath.nstr(sv, 8)}", ref)
     z = [mpf(0)]
-    for ak in a:
-        z.append(cv * z[-1] + sv - to_mpf(ak, "a_k"))
+    for ak in av:
+        z.append(cv * z[-1] + sv - ak)
     return z
 
 
@@ -492,7 +501,10 @@ def thm_4_9_gdp_argument(L: Number, b: Number, sigma: Number, eta: Number, m: Nu
     with precision(dps + GUARD_DPS):
         Lv, sg = _pos(L, "L", ref), _pos(sigma, "sigma", ref)
         al, _ = _split(alpha_sq, ref)
-        arg = 2 * al * Lv / (to_mpf(b) * sg) * (c ** (t - tau + 1) - c**t) / (1 - c)
+        bv = _pos(b, "b", ref)
+        require(c < 1, "eta", eta, f"eta m large enough that c = {mpmath.nstr(c, 8)} < 1 at "
+                f"{mpmath.mp.dps} digits (Lemma 2.8's contraction)", ref)
+        arg = 2 * al * Lv / (bv * sg) * (c ** (t - tau + 1) - c**t) / (1 - c)
     with precision(dps):
         return +arg
 

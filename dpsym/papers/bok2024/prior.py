@@ -92,9 +92,9 @@ def ys22_thm_3_3_rho(L_over_b_sigma: Number, c: Number, l: int, E: int,
     E = require_integer("E", E, ref, minimum=1)
     f = sp.lambdify((_EFF, _C, _L, _E), ys22_thm_3_3_symbolic(), "mpmath")
     with precision(dps + GUARD_DPS):
-        eff = to_mpf(L_over_b_sigma, "L/(b sigma)", ref)
+        eff = to_mpf(L_over_b_sigma, "L_over_b_sigma", ref)
         cv = to_mpf(c, "c", ref)
-        require(eff >= 0, "L/(b sigma)", L_over_b_sigma, "L/(b sigma) >= 0", ref)
+        require(eff >= 0, "L_over_b_sigma", L_over_b_sigma, "L/(b sigma) >= 0", ref)
         require(0 < cv < 1, "c", c, "0 < c < 1", ref)
         rho = f(eff, cv, mpf(l), mpf(E))
     return round_up(rho, dps)

@@ -21,6 +21,7 @@ from fractions import Fraction
 from dpsym.errors import require, require_integer
 from dpsym.fdp.neyman_pearson import discrete_tradeoff
 from dpsym.papers.registry import cite
+from dpsym.rdp.arb_series import exact_fraction
 
 __all__ = ["rem_a_8", "rem_a_8_exact", "rem_a_8_limit", "rem_a_8_tv"]
 
@@ -29,7 +30,7 @@ _Q = (Fraction(1, 2), Fraction(1, 2))   # Q on the atoms {0, 1}
 
 
 def _alpha(alpha: Fraction | int | str) -> Fraction:
-    a = Fraction(alpha)
+    a = exact_fraction(alpha, "alpha", cite(PAPER, "Remark A.8"))
     require(0 <= a <= 1, "alpha", alpha, "0 <= alpha <= 1", cite(PAPER, "Remark A.8"))
     return a
 
@@ -70,6 +71,8 @@ def rem_a_8_exact(n: int | None, alpha: Fraction | int | str) -> Fraction:
     (Fraction(1, 2), Fraction(1, 1))
     """
     a = _alpha(alpha)
+    if n is not None:
+        n = require_integer("n", n, cite(PAPER, "Remark A.8"), minimum=1)
     P = (Fraction(1), Fraction(0)) if n is None else (1 - Fraction(1, n), Fraction(1, n))
     return _polygon(discrete_tradeoff(P, _Q), a)
 

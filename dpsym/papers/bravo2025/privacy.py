@@ -53,6 +53,7 @@ from dpsym.numerics import (
 from dpsym.papers.bravo2025 import printed
 from dpsym.papers.bravo2025.corollaries import cor_3_7, cor_3_8
 from dpsym.papers.registry import cite
+from dpsym.rdp.arb_series import exact_fraction
 from dpsym.rdp.conversions import epsilon_from_rdp
 from dpsym.rdp.gaussian_mixture import (
     renyi_gaussian_vs_mixture,
@@ -122,16 +123,9 @@ REF_24 = cite(PAPER, "eq. (24)")
 # --- exact rationals for ceilings ----------------------------------------------------------
 
 def exact(x: Number, name: str, ref: str) -> Fraction:
-    """An input as an exact rational (decimal strings exactly, floats as their binary value)."""
-    if isinstance(x, bool):
-        raise ValueError(f"{name}={x} violates a real number ({ref})")
-    try:
-        if isinstance(x, mpf):
-            return Fraction(mpmath.nstr(x, 60, min_fixed=-10**6, max_fixed=10**6))
-        out = Fraction(x)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name}={x} violates a real number ({ref})") from None
-    return out
+    """An input as an exact rational (decimal strings exactly, floats as their binary value);
+    NaN, infinities and non-numbers raise :class:`HypothesisError` naming ``name``."""
+    return exact_fraction(x, name, ref)
 
 
 def ceil_fraction(x: Fraction) -> int:

@@ -408,6 +408,101 @@ register(Claim(
 ))
 
 
+def _projected_kl(dps: int) -> Outcome:
+    """projected_gaussian_kl (quadrature on the interior) against the closed-form oracle: it
+    must agree at the digits shown and not lie below (the KL bounds a privacy loss)."""
+    from dpsym.langevin import projected_gaussian_kl
+    from dpsym.soundness import oracle_projected_gaussian_kl
+
+    cases = [("0.1", "-0.1", "0.5", -1, 1), ("0.9", "-0.9", "2", -1, 1),
+             ("0.5", "0.4", "0.05", -1, 1), ("0.3", "-0.2", "0.01", -50, 50),
+             ("2", "-1", "0.3", 0, 3)]
+    worst, rows = mpf(0), []
+    for m1, m2, s2, a, b in cases:
+        code = projected_gaussian_kl(m1, m2, s2, a, b, dps=dps)
+        ref = oracle_projected_gaussian_kl(m1, m2, s2, a, b, dps=dps + 10)
+        with precision(dps + 10):
+            gap = (code - ref) / ref
+            worst = max(worst, abs(gap))
+            below = gap < -mpf(10) ** -(dps + 2)
+        rows.append(f"KL(m1={m1}, m2={m2}, s2={s2}, [{a}, {b}]) = {nstr(code, 15)}"
+                    + (" BELOW the oracle" if below else ""))
+        if below:
+            worst = max(worst, mpf(1))
+    ok = worst <= mpf(10) ** -(dps - 2)
+    return Outcome("reproduced" if ok else "failed", nstr(worst, 3), None,
+                   f"max relative gap to the closed form {nstr(worst, 3)} at dps={dps}: "
+                   + "; ".join(rows))
+
+
+register(Claim(
+    id="core/langevin/projected-kl=closed-form", paper="core", kind="identity",
+    ref="dpsym.langevin.projected_gaussian_kl (Bravo et al. 2025, Lemma C.1's evidence)",
+    statement="The KL between two projected Gaussians, computed by quadrature, agrees with "
+              "an independent closed form at the digits shown and never lies below it.",
+    check=_projected_kl,
+    code=("dpsym.langevin.projected_gaussian_kl", "dpsym.soundness.oracle_projected_gaussian_kl"),
+))
+
+
+def _directed_primitives(dps: int) -> Outcome:
+    """The two primitives every certified bound ends with, against values at 3x the
+    precision: find_root's "upper" ("lower") end lies strictly above (below) the root, and
+    balls.upper_mpf (lower_mpf) strictly above (below) the irrational number its ball
+    encloses.  A returned end on the wrong side is off by an ulp or less, so the comparison
+    is strict, at a precision where the two sides differ."""
+    from flint import arb
+
+    from dpsym.balls import arb_precision, lower_mpf, upper_mpf
+    from dpsym.numerics import find_root
+
+    d = min(dps, 30)
+    bad, n = [], 0
+    with precision(3 * d):
+        exact_roots = {"x^2 - 2": mpmath.sqrt(2), "exp(-x) - 1/3": mpmath.log(3),
+                       "x^3 + x - 1": mpmath.findroot(lambda x: x**3 + x - 1, 0.68)}
+    fns = {"x^2 - 2": (lambda x: x * x - 2, 1, 2), "exp(-x) - 1/3": (
+        lambda x: mpmath.exp(-x) - mpf(1) / 3, 0, 1),  # widened: the root ln 3 is above 1
+        "x^3 + x - 1": (lambda x: x**3 + x - 1, 0, "0.5")}
+    for name, (f, a, b) in fns.items():
+        with precision(d):
+            up = find_root(f, a, b, side="upper")
+            lo = find_root(f, a, b, side="lower")
+        with precision(3 * d):
+            n += 2
+            if not up > exact_roots[name]:
+                bad.append(f"find_root({name}, upper) = {nstr(up, d)}")
+            if not lo < exact_roots[name]:
+                bad.append(f"find_root({name}, lower) = {nstr(lo, d)}")
+    with arb_precision(int(d * 3.33)):
+        balls = {"pi": (arb.pi(), mpmath.pi), "sqrt 2": (arb(2).sqrt(), lambda: mpmath.sqrt(2)),
+                 "e": (arb(1).exp(), mpmath.e), "log 3": (arb(3).log(), lambda: mpmath.log(3))}
+        ends = {k: (upper_mpf(x), lower_mpf(x)) for k, (x, _) in balls.items()}
+    with precision(3 * d):
+        for k, (_, exact) in balls.items():
+            n += 2
+            v = +exact() if callable(exact) else +exact
+            hi, lo = ends[k]
+            if not hi > v:
+                bad.append(f"upper_mpf({k}) = {nstr(hi, d)}")
+            if not lo < v:
+                bad.append(f"lower_mpf({k}) = {nstr(lo, d)}")
+    ok = not bad
+    return Outcome("reproduced" if ok else "failed", f"{len(bad)} on the wrong side", None,
+                   f"{n} ends (find_root at {d} digits, arb balls at {int(d * 3.33)} bits) "
+                   f"against values at {3 * d} digits; on the wrong side: {bad or 'none'}")
+
+
+register(Claim(
+    id="core/numerics/bracket-and-ball-sides", paper="core", kind="inequality",
+    ref="dpsym precision policy",
+    statement="find_root's upper (lower) end lies strictly above (below) the root, and a "
+              "ball's upper_mpf (lower_mpf) strictly above (below) the number it encloses.",
+    check=_directed_primitives,
+    code=("dpsym.numerics.find_root", "dpsym.balls.upper_mpf", "dpsym.balls.lower_mpf"),
+))
+
+
 # --- the peer audit (chapter 01_peer_audit) ------------------------------------------------
 # dpsym recomputes a recorded peer value's case live and compares; the peer's value is read
 # from tests/reference/peers (library, version, exact call), shown, never trusted.

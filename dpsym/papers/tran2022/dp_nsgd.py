@@ -401,10 +401,14 @@ def thm_6_parameters(N: Number, eps: Number, delta: Number, d: Number,
     ref = _ref("Thm 6")
     with precision(dps + GUARD_DPS):
         n, e, dd = _pos(N, "N", ref), _pos(eps, "eps", ref), _pos(d, "d", ref)
+        require(n >= 1, "N", N, "N >= 1 (the number of samples)", ref)
         ell = _ell(delta, ref)
         c = fm.evaluate(fm.THM_6_T * fm.lg, {"epsilon": e, "N": n, "d": dd, "ell": ell, "lg": 1},
                        dps=dps + GUARD_DPS)
         T = c * mpmath.log(2) / mpmath.lambertw(c * mpmath.log(2)).real
+        # the rates divide by log2 T: T log2 T = eps N^2 / sqrt(d ell) must leave T > 1
+        require(T > 1, "eps", eps, f"T > 1 steps, i.e. eps N^2 / sqrt(d ln(1/delta)) = "
+                f"{mpmath.nstr(c, 6)} > 0 at {dps} digits (with N = {N}, d = {d})", ref)
         vals = {"epsilon": e, "N": n, "d": dd, "ell": ell, "T": T}
         eta = fm.evaluate(fm.ETA, vals, dps=dps + GUARD_DPS)
         alpha = fm.evaluate(fm.THM_6_ALPHA, vals, dps=dps + GUARD_DPS)

@@ -192,6 +192,10 @@ THM_9_DISPLAYS = (
 )
 
 
+#: The functions' parameter names for symbols spelled differently (errors name the parameter).
+PARAMETER_NAMES = {"epsilon": "eps", "E1": "mean_error"}
+
+
 def evaluate(expr: sp.Expr, values: Mapping[str, Number], dps: int = DEFAULT_DPS) -> mpf:
     """``expr`` at ``values`` (symbol name -> number) in mpmath at ``dps`` digits.
 
@@ -199,13 +203,15 @@ def evaluate(expr: sp.Expr, values: Mapping[str, Number], dps: int = DEFAULT_DPS
     """
     vals = dict(values)
     with precision(dps + GUARD_DPS):
-        num = {k: to_mpf(v, k, cite("tran2022")) for k, v in vals.items()}
+        num = {k: to_mpf(v, PARAMETER_NAMES.get(k, k), cite("tran2022"))
+               for k, v in vals.items()}
         # The symbols are declared positive (as the paper assumes; 0 is allowed where the
         # formula stays finite, e.g. L = 0 for a linear loss); a negative value (G = -1,
         # T = -1e-5) would return a meaningless, even negative, bound.
         for sym in expr.free_symbols:
             if sym.name in num and sym.is_positive:
-                require(num[sym.name] >= 0, sym.name, vals[sym.name], f"{sym.name} >= 0",
+                name = PARAMETER_NAMES.get(sym.name, sym.name)
+                require(num[sym.name] >= 0, name, vals[sym.name], f"{name} >= 0",
                         cite("tran2022"))
         if "lg" not in num and "T" in num:
             num["lg"] = mpmath.log(num["T"], 2)
@@ -221,7 +227,8 @@ def evaluate(expr: sp.Expr, values: Mapping[str, Number], dps: int = DEFAULT_DPS
             out = f(*[num[s.name] for s in free])
         except ZeroDivisionError:
             zero = next(s.name for s in free if num[s.name] == 0)
-            raise HypothesisError(zero, vals.get(zero, 0), f"{zero} > 0 (it divides)",
+            name = PARAMETER_NAMES.get(zero, zero)
+            raise HypothesisError(name, vals.get(zero, 0), f"{name} > 0 (it divides)",
                                   cite("tran2022")) from None
     with precision(dps):
         return +mpf(out)

@@ -411,11 +411,23 @@ def thm_9_parameters(N: Number, eps: Number, d: Number, T: Number | None = None,
 
 def thm_9(R: Number, L: Number, G: Number, N: Number, eps: Number, delta: Number, d: Number,
           dps: int = DEFAULT_DPS) -> mpf:
-    """Theorem 9's printed bound on E||grad F(w_hat)|| (K = 16 log2 T log(1/delta), T = T_9)."""
+    """Theorem 9's printed bound on E||grad F(w_hat)|| (K = 16 log2 T log(1/delta), T = T_9).
+
+    Its domain: N >= 1 samples, eps > 0, dimension d >= 1, and at least one step,
+    T = N^(7/3) eps^(4/3) / d^(2/3) >= 1, i.e. d <= N^(7/2) eps^2 (below, log2 T < 0 and
+    the printed bound turns negative).
+    """
     ref = _ref("Thm 9")
     with precision(dps + GUARD_DPS):
         dl = to_mpf(delta, "delta", ref)
         require(0 < dl < 1, "delta", delta, "0 < delta < 1", ref)
+        Nv, ev, dv = to_mpf(N, "N", ref), to_mpf(eps, "eps", ref), to_mpf(d, "d", ref)
+        require(Nv >= 1, "N", N, "N >= 1 (the number of samples)", ref)
+        require(ev > 0, "eps", eps, "eps > 0", ref)
+        require(dv >= 1, "d", d, "d >= 1 (the dimension)", ref)
+        d_max = Nv ** mpf(3.5) * ev**2
+        require(dv <= d_max, "d", d, f"d <= N^(7/2) eps^2 = {mpmath.nstr(d_max, 8)} (at least "
+                "one step: T = N^(7/3) eps^(4/3) / d^(2/3) >= 1)", ref)
         ell = mpmath.log(1 / dl)
         TT = thm_9_parameters(N, eps, d, dps=dps + GUARD_DPS).T
     return fm.evaluate(fm.THM_9_PRINTED, {"R": R, "L": L, "G": G, "N": N, "epsilon": eps,
