@@ -34,7 +34,7 @@ import numpy as np
 from mpmath import mpf
 
 from dpsym.errors import require
-from dpsym.numerics import Number, precision, to_mpf
+from dpsym.numerics import GUARD_DPS, Number, precision, to_mpf
 from dpsym.papers.registry import cite
 from dpsym.rdp.gaussian_mixture import (
     B_abs_moment,
@@ -83,7 +83,9 @@ def chi_k_gaussian(d: Number, k: Number, dps: int = 30) -> mpf:
         return mpf(1)
     if dv == 0:
         return mpf(0)
-    return B_abs_moment(2 / dv, kv, dps=dps)
+    with precision(dps + GUARD_DPS):
+        sigma = 2 / dv
+    return B_abs_moment(sigma, kv, dps=dps)
 
 
 def _chi_float(d: float, k: float) -> float:

@@ -438,8 +438,8 @@ def eq_126_as_printed(alpha: int, sigma: Number, B: int, N: int, index_sets: obj
     ref = cite(PAPER, "eq. (126)")
     a = require_integer("alpha", alpha, ref, minimum=2)
     with precision(dps + GUARD_DPS):
-        s = to_mpf(sigma, "sigma", ref)
-    lf = log_F(a, 1 / s, B, N, index_sets=index_sets, dps=dps + GUARD_DPS)
+        s_inv = 1 / to_mpf(sigma, "sigma", ref)
+    lf = log_F(a, s_inv, B, N, index_sets=index_sets, dps=dps + GUARD_DPS)
     with precision(dps + GUARD_DPS):
         out = lf / mpmath.log(10) - mpmath.log10(a - 1)
     with precision(dps):
@@ -464,8 +464,9 @@ def eq_110_check(B: int = BATCH, D: int = D_SIZE, K: int | None = None,
                  dps: int = 30) -> Eq110Check:
     """The inequality (110) must give: q~ >= (1 + a'_0/sum a'_n)^(-1)."""
     k = B if K is None else K
-    return Eq110Check(B, D, k, q_tilde(B, D, K=k, dps=dps), q_tilde(B, D + 1, K=k, dps=dps),
-                      mpf(B) / D)
+    with precision(dps):
+        q = mpf(B) / D
+    return Eq110Check(B, D, k, q_tilde(B, D, K=k, dps=dps), q_tilde(B, D + 1, K=k, dps=dps), q)
 
 
 @functools.cache
