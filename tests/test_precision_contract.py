@@ -566,37 +566,8 @@ CASES: dict[str, Call | Exempt] = {
     "dpsym.experiments.membership_audit.run_losses": exempt(SIMULATION),
 }
 
-#: Leaks in files this change does not own: (callable -> where).  Fixed after merging.
-KNOWN_LEAKS: dict[str, str] = {
-    "dpsym.papers.birrell2024.chi_k_gaussian": "dpsym/papers/birrell2024/appendix_c.py: 30 "
-                                               "digits at dps = 40 (a fixed-tolerance step)",
-    "dpsym.papers.birrell2024.eq_110_check": "dpsym/papers/birrell2024/fswr.py: q = B/D "
-                                             "formed at the caller's precision",
-    "dpsym.papers.birrell2024.eq_126_as_printed": "dpsym/papers/birrell2024/fswr.py: inputs "
-                                                  "combined at the caller's precision",
-    "dpsym.papers.birrell2024.eq_83_domination": "dpsym/papers/birrell2024: 6 digits at "
-                                                 "mp.dps = 5",
-    "dpsym.papers.birrell2024.lem_c_3": "dpsym/papers/birrell2024/appendix_c.py: 16 digits "
-                                        "at mp.dps = 5 (a float step)",
-    "dpsym.papers.birrell2024.lem_c_3_scan": "dpsym/papers/birrell2024/appendix_c.py "
-                                             "(through lem_c_3)",
-    "dpsym.papers.liang2025.experiments.accountant_epsilon": "dpsym/papers/liang2025/"
-                                                             "experiments.py: 5 digits at "
-                                                             "mp.dps = 5",
-    "dpsym.papers.liang2025.experiments.audit_with_bounds": "dpsym/papers/liang2025/"
-                                                            "experiments.py (through "
-                                                            "accountant_epsilon)",
-    "dpsym.papers.liang2025.experiments.figure_2_setting": "dpsym/papers/liang2025/"
-                                                           "experiments.py: L, t*, the noise "
-                                                           "multiplier converted at the "
-                                                           "caller's precision",
-    "dpsym.rdp.wang2019.base_rdp": "dpsym/rdp/wang2019.py: no dps; converts j and sigma at "
-                                   "the caller's precision (6 digits at mp.dps = 5)",
-    "dpsym.shifts.pabi.shift_problem": "dpsym/shifts/pabi.py: no dps; converts c, h, sigma2 "
-                                       "at the caller's precision",
-    "dpsym.shifts.modulus.descent_ascent_stress_test": "dpsym/shifts/modulus.py: its ratios "
-                                                       "depend on the caller's precision",
-}
+#: Leaks in files this change does not own: (callable -> where), strict xfail until fixed.
+KNOWN_LEAKS: dict[str, str] = {}
 
 #: Callables that take more than ~2.5 s for the two calls (measured on the 2-core machine).
 #: Each run checks one shard of them (``DPSYM_CONTRACT_SHARD``: a number, or ``all``;
