@@ -381,7 +381,7 @@ CASES: dict[str, Call | Exempt] = {
     "dpsym.papers.birrell2024.figure_10_runs": exempt(SIMULATION),
     "dpsym.papers.birrell2024.figure_1_values": call(batches=(20,), alphas=(2, 3)),
     "dpsym.papers.birrell2024.figure_2_curves": call(alphas=(1.5, 3.0)),
-    "dpsym.papers.birrell2024.figure_3_table": call(deltas=[1e-5]),
+    "dpsym.papers.birrell2024.figure_3_table": call(deltas=(1e-5,)),
     "dpsym.papers.birrell2024.figure_4_runs": exempt("trains the DP-SGD proxy (float64); "
                                                      "run_dpsgd is checked"),
     "dpsym.papers.birrell2024.figure_5_runs": exempt("trains the DP-SGD proxy (float64); "
@@ -389,7 +389,7 @@ CASES: dict[str, Call | Exempt] = {
     "dpsym.papers.birrell2024.figure_6_curves": call(alphas=(1.5, 3.0)),
     "dpsym.papers.birrell2024.figure_7_curves": call(alphas=(50.0, 51.0)),
     "dpsym.papers.birrell2024.figure_8_values": call(batches=(2, 4)),
-    "dpsym.papers.birrell2024.figure_9_curves": call(alphas=[1.5, 3.0]),
+    "dpsym.papers.birrell2024.figure_9_curves": call(alphas=(1.5, 3.0)),
     "dpsym.papers.birrell2024.lem_a_1": call(4, 2),
     "dpsym.papers.birrell2024.lem_d_1": call(3, 2),
     "dpsym.papers.birrell2024.synthetic_gradients": call(10, 3, 0.5, 0),
