@@ -125,12 +125,23 @@ def _mid_rad(x) -> tuple[tuple, tuple]:
 def upper_mpf(x) -> mpf:
     """The upper end mid + rad of the ball ``x``, exactly, as an mpf (+inf if unbounded).
 
-    (arb's own ``upper()`` rounds to the *current* precision; this does not.)
+    (arb's own ``upper()`` rounds to the *current* precision; this does not, unless the
+    exact sum would need more than 2**16 bits, and then it rounds towards +inf at 64 bits
+    beyond both operands: mid = 1 with rad = 2^-10^300 would need a 10^300-bit mantissa.)
     """
     if not x.is_finite():
         return mpmath.inf
     m, r = _mid_rad(x)
-    return mp.make_mpf(libmp.mpf_add(m, r, 0))
+    return mp.make_mpf(libmp.mpf_add(m, r, _exact_or(m, r), "c"))
+
+
+def _exact_or(m: tuple, r: tuple) -> int:
+    """0 (exact) when the sum of two raw mpfs needs <= 2**16 bits, else a directed precision
+    of 64 bits more than the current precision or either operand's own mantissa."""
+    if m[1] == 0 or r[1] == 0:
+        return 0
+    need = max(m[2] + m[3], r[2] + r[3]) - min(m[2], r[2]) + 2
+    return 0 if need <= 2**16 else max(mp.prec, m[3], r[3]) + 64
 
 
 def lower_mpf(x) -> mpf:
@@ -138,7 +149,7 @@ def lower_mpf(x) -> mpf:
     if not x.is_finite():
         return mpmath.ninf
     m, r = _mid_rad(x)
-    return mp.make_mpf(libmp.mpf_sub(m, r, 0))
+    return mp.make_mpf(libmp.mpf_sub(m, r, _exact_or(m, r), "f"))
 
 
 def relative_radius(x) -> float:

@@ -26,8 +26,23 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 __all__ = [
-    "PALETTE", "STYLE", "FigureSpec", "all_figures", "epsilon_panel", "figure", "get",
-    "index_markdown", "lint", "new_figure", "save", "save_all", "show", "style",
+    "PALETTE",
+    "STYLE",
+    "FigureSpec",
+    "Written",
+    "all_figures",
+    "check_out_dir",
+    "epsilon_panel",
+    "figure",
+    "get",
+    "index_markdown",
+    "lint",
+    "new_figure",
+    "render",
+    "save",
+    "save_all",
+    "show",
+    "style",
     "tradeoff_panel",
 ]
 
@@ -341,15 +356,93 @@ def get(key: str) -> FigureSpec:
         raise ValueError(f"figure={key!r} is not registered") from None
 
 
+_METADATA = {"png": {"Software": None},
+             "pdf": {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None}}
+
+
+def render(fig: Figure, fmt: str) -> bytes:
+    """The bytes ``save`` would write for ``fig`` as ``fmt`` (png or pdf), without timestamps."""
+    import io
+
+    buf = io.BytesIO()
+    with style():
+        fig.savefig(buf, format=fmt, metadata=_METADATA[fmt])
+    return buf.getvalue()
+
+
 def save(fig: Figure, out: Path, stem: str) -> list[Path]:
     """Write ``stem``.png and ``stem``.pdf into ``out`` without timestamps."""
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / f"{stem}.png", out / f"{stem}.pdf"]
-    with style():
-        fig.savefig(paths[0], metadata={"Software": None})
-        fig.savefig(paths[1], metadata={"CreationDate": None, "ModDate": None, "Producer": None,
-                                        "Creator": None})
+    for path, fmt in zip(paths, ("png", "pdf"), strict=True):
+        path.write_bytes(render(fig, fmt))
     return paths
+
+
+@dataclass(frozen=True)
+class Written:
+    """What :func:`save_all` did with one file: ``wrote``, ``unchanged`` (identical bytes
+    already there), ``refused`` (a different file is there and ``force`` was not given) or
+    ``read-only`` (never touched, even with ``force``)."""
+
+    path: Path
+    status: str
+
+
+def check_out_dir(out: Path) -> None:
+    """``out`` must be a directory, or a new one whose parent exists (no path is created
+    beyond the last component: a typo must not grow a tree)."""
+    from dpsym.errors import HypothesisError
+
+    if out.exists():
+        if not out.is_dir():
+            raise HypothesisError("--out", str(out), "a directory (it is a file)", "dpsym figures")
+        return
+    if not out.parent.is_dir():
+        raise HypothesisError("--out", str(out), f"a directory whose parent exists "
+                              f"({out.parent} does not; create it first)", "dpsym figures")
+
+
+def _put(path: Path, data: bytes, force: bool) -> Written:
+    import os
+
+    if path.exists():
+        # the mode bits, not os.access: as root every file is "writable"
+        if not os.access(path, os.W_OK) or not path.stat().st_mode & 0o222:
+            return Written(path, "read-only")
+        if path.read_bytes() == data:
+            return Written(path, "unchanged")
+        if not force:
+            return Written(path, "refused")
+    path.write_bytes(data)
+    return Written(path, "wrote")
+
+
+def save_all(out: Path, paper: str | None = None, progress: bool = False,
+             force: bool = False) -> list[Written]:
+    """Regenerate every registered figure (of ``paper``) into ``out``, and ``INDEX.md``.
+
+    Files are compared before writing: identical bytes are left alone, a differing file is
+    replaced only with ``force``, a read-only file never (see :class:`Written`).  ``out``
+    itself is created when its parent exists (:func:`check_out_dir`).
+    """
+    check_out_dir(out)
+    out.mkdir(exist_ok=True)
+    specs = all_figures(paper)
+    done: list[Written] = []
+    it = specs
+    if progress:
+        from tqdm import tqdm
+
+        it = tqdm(specs, desc="figures", unit="fig")
+    for spec in it:
+        fig = spec.make()
+        _enforce_lint(fig)
+        for fmt in ("png", "pdf"):
+            done.append(_put(out / f"{spec.stem}.{fmt}", render(fig, fmt), force))
+        plt.close(fig)
+    done.append(_put(out / "INDEX.md", (index_markdown() + "\n").encode(), force))
+    return done
 
 
 def index_markdown() -> str:
@@ -372,22 +465,3 @@ def index_markdown() -> str:
         lines.append("")
     return "\n".join(lines)
 
-
-def save_all(out: Path, paper: str | None = None, progress: bool = False) -> list[Path]:
-    """Regenerate every registered figure (of ``paper``) into ``out``, and ``INDEX.md``."""
-    specs = all_figures(paper)
-    written: list[Path] = []
-    it = specs
-    if progress:
-        from tqdm import tqdm
-
-        it = tqdm(specs, desc="figures", unit="fig")
-    for spec in it:
-        fig = spec.make()
-        _enforce_lint(fig)
-        written += save(fig, out, spec.stem)
-        plt.close(fig)
-    index = out / "INDEX.md"
-    index.write_text(index_markdown() + "\n")
-    written.append(index)
-    return written

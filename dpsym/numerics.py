@@ -21,7 +21,9 @@ Floats are converted exactly (``0.1`` is the binary double nearest 0.1); pass st
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import math
+import numbers
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
 from typing import Literal, TypeAlias
@@ -29,7 +31,7 @@ from typing import Literal, TypeAlias
 import mpmath
 from mpmath import libmp, mp, mpf
 
-from dpsym.errors import HypothesisError, require
+from dpsym.errors import MAX_DPS, MIN_DPS, HypothesisError, require, require_integer
 
 __all__ = [
     "DEFAULT_DPS",
@@ -43,6 +45,7 @@ __all__ = [
     "log_sum_signed",
     "logsumexp",
     "minimize_scalar",
+    "ncdf",
     "nstr",
     "phi",
     "precision",
@@ -52,18 +55,65 @@ __all__ = [
 ]
 
 DEFAULT_DPS = 50
-GUARD_DPS = 10
+
+
+class _GuardDigits(int):
+    """The int 10, whose reflected addition validates the caller's ``dps``.
+
+    Every public function starts with ``precision(dps + GUARD_DPS)``.  For an int ``dps``
+    this is plain addition; for a ``dps`` that is not a number (a string, None, a list, a
+    generator) Python falls back to ``GUARD_DPS.__radd__``, which raises the
+    :class:`HypothesisError` naming ``dps`` instead of a TypeError from deep inside.  (A
+    bool or float reaches :func:`precision` and is rejected there; a value out of
+    [MIN_DPS, MAX_DPS] by :func:`precision` and :func:`round_up`.)
+    """
+
+    def __radd__(self, other: object) -> int:
+        if isinstance(other, numbers.Integral) and not isinstance(other, bool):
+            return int(other) + int(self)
+        raise HypothesisError("dps", other, f"an integer with {MIN_DPS} <= dps <= {MAX_DPS}",
+                              "dpsym precision policy")
+
+    def __repr__(self) -> str:
+        return str(int(self))
+
+
+GUARD_DPS = _GuardDigits(10)
 
 Number: TypeAlias = int | float | str | Fraction | mpf
 
 
+#: Digits a function may add to the caller's ``dps`` in its outermost working precision:
+#: GUARD_DPS, the ledger's re-evaluation at dps + 20, and a few digits of cancellation.
+OUTER_SLACK_DPS = 40
+#: The cap on any working precision, nested ones included (functions that lose digits to
+#: cancellation raise their precision inside; they never need more than 4x the cap).
+MAX_WORK_DPS = 4 * MAX_DPS
+
+_depth = contextvars.ContextVar("dpsym_precision_depth", default=0)
+
+
 @contextlib.contextmanager
 def precision(dps: int) -> Iterator[None]:
-    """Run the body with mpmath working at ``dps`` decimal digits (restored on exit)."""
-    require(isinstance(dps, int) and not isinstance(dps, bool) and dps >= 5,
-            "dps", dps, "an integer >= 5", "dpsym precision policy")
-    with mp.workdps(dps):
-        yield
+    """Run the body with mpmath working at ``dps`` decimal digits (restored on exit).
+
+    Bounded work: the outermost ``precision`` of a call may exceed :data:`MAX_DPS` (the
+    cap on a caller's ``dps``) by at most :data:`OUTER_SLACK_DPS` guard digits, a nested
+    one at most :data:`MAX_WORK_DPS`; beyond, ``HypothesisError`` names the cap.
+    """
+    work = require_integer("dps", dps, "dpsym precision policy", minimum=MIN_DPS,
+                           maximum=None)
+    depth = _depth.get()
+    cap = MAX_DPS + OUTER_SLACK_DPS if depth == 0 else MAX_WORK_DPS
+    require(work <= cap, "dps", dps, f"a working precision <= {cap} digits: the caller's dps "
+            f"must lie in [{MIN_DPS}, {MAX_DPS}] (dpsym.errors.MAX_DPS)",
+            "dpsym precision policy")
+    token = _depth.set(depth + 1)
+    try:
+        with mp.workdps(work):
+            yield
+    finally:
+        _depth.reset(token)
 
 
 def to_mpf(x: Number, name: str = "x", ref: str = "dpsym", allow_inf: bool = False) -> mpf:
@@ -79,10 +129,14 @@ def to_mpf(x: Number, name: str = "x", ref: str = "dpsym", allow_inf: bool = Fal
             v = mpf(x.numerator) / x.denominator
         elif isinstance(x, mpf | int | float | str):
             v = mpf(x)
-        else:
-            v = mpf(float(x))  # numpy scalars and other Real types
-    except (TypeError, ValueError):
-        raise HypothesisError(name, x, "a real number", ref) from None
+        elif isinstance(x, numbers.Integral):
+            v = mpf(int(x))  # numpy integers, exactly
+        elif isinstance(x, numbers.Real) and not hasattr(x, "__len__"):
+            v = mpf(float(x))  # numpy floating scalars (float32 widens exactly)
+        else:  # bytes, complex, None, sequences, arrays: not a real number
+            raise TypeError
+    except (TypeError, ValueError, OverflowError):
+        raise HypothesisError(name, _brief(x), "a real number", ref) from None
     if mpmath.isnan(v):
         raise HypothesisError(name, x, "a real number (not NaN)", ref)
     if mpmath.isinf(v) and not allow_inf:
@@ -90,7 +144,14 @@ def to_mpf(x: Number, name: str = "x", ref: str = "dpsym", allow_inf: bool = Fal
     return v
 
 
+def _brief(x: object) -> object:
+    text = repr(x) if not isinstance(x, str) else x
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _round(x: mpf, dps: int, mode: str) -> mpf:
+    dps = require_integer("dps", dps, "dpsym precision policy", minimum=MIN_DPS,
+                          maximum=MAX_WORK_DPS)
     prec = max(1, int(dps * 3.3219280948873623) + 1)
     if not isinstance(x, mpf):
         with mp.workprec(prec + 64):
@@ -120,7 +181,34 @@ def Phi(x: Number) -> mpf:
     mpmath evaluates it as erfc(-x/sqrt 2)/2, so Phi(-40) ~ 3.6e-350 keeps full relative
     precision; 1 - Phi(x) for large x should be computed as Phi(-x).
     """
-    return mpmath.ncdf(to_mpf(x, "x", "Phi"))
+    return ncdf(to_mpf(x, "x", "Phi"))
+
+
+#: Beyond this |x| mpmath's ncdf overflows a float in its series test; :func:`ncdf`
+#: switches to the asymptotic expansion, which is then exact to thousands of digits.
+_NCDF_SWITCH = mpf(10) ** 140
+
+
+def ncdf(x: mpf) -> mpf:
+    """Standard normal CDF of an ``mpf`` at the current precision, for every finite x.
+
+    mpmath.ncdf raises OverflowError for |x| > ~1e154.  There, 1 - Phi(x) < e^(-10^280)
+    for x > 0, and for x < 0 the Mills-ratio series
+    Phi(x) = phi(x)/|x| sum_k (-1)^k (2k-1)!! / x^(2k) is summed until its terms fall
+    below the working precision (each term is < 10^-280 times the previous one).
+    """
+    if abs(x) <= _NCDF_SWITCH:
+        return mpmath.ncdf(x)
+    if x > 0:
+        return mpf(1)
+    x2 = x * x
+    term, total, k = mpf(1), mpf(1), 1
+    eps = mpf(2) ** (-mp.prec - 8)
+    while abs(term) > eps:
+        term = -term * (2 * k - 1) / x2
+        total += term
+        k += 1
+    return mpmath.npdf(x) / -x * total
 
 
 def _log_Phi(x: mpf) -> mpf:

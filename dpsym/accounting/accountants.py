@@ -85,6 +85,9 @@ def _check_relation(relation: str) -> None:
 def _gaussian_sigma(ev: DpEvent) -> Fraction | None:
     return ev.noise_multiplier if isinstance(ev, GaussianEvent) else None
 
+#: The finest PLD interval width a caller may ask for (see :class:`PldAccountant`).
+MIN_PLD_WIDTH = 1e-7
+
 
 class _Accountant:
     """Shared bookkeeping: the composed events as a multiset of leaf events."""
@@ -341,6 +344,11 @@ class PldAccountant(_Accountant):
                  rel_width: float = 1e-2, max_points: int = 1 << 22,
                  progress: object = None) -> None:
         super().__init__(relation)
+        for name, w in (("width", width), ("rel_width", rel_width)):
+            # Bounded work: the grid grows like 1/width (1e-7 takes ~40 s on one core).
+            require(isinstance(w, int | float) and not isinstance(w, bool)
+                    and MIN_PLD_WIDTH <= w <= 1, name, w,
+                    f"{MIN_PLD_WIDTH:g} <= {name} <= 1 (the cap on the PLD resolution)", REF)
         self.width, self.rel_width, self.max_points = width, rel_width, max_points
         self.progress = progress
 

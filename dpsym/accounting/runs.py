@@ -132,6 +132,14 @@ class PoissonSampledGaussian:
         """Lower bound on the worst-case RDP of the run (integer alpha; else None)."""
         if self.adjacency != "add-remove" or not _is_integer(alpha):
             return None
+        if Fraction(str(self.q)) == 1:
+            # q = 1 is the Gaussian mechanism itself, alpha/(2 sigma^2): the certified
+            # enclosure's closed form (log H of eq. (8) needs q < 1).
+            from dpsym.rdp.subsampled_gaussian import poisson_gaussian_rdp_enclosures
+
+            enc = poisson_gaussian_rdp_enclosures(self.q, self.sigma, [alpha],
+                                                  steps=self.steps, dps=dps)[0]
+            return round_down(enc.lower, dps)
         # Mironov et al.'s A_alpha(q, sigma) = H_{alpha, 2 sigma}(q) (dpsym.rdp.gaussian_mixture).
         with precision(dps + GUARD_DPS):
             s2 = 2 * to_mpf(self.sigma, "sigma", "dpsym account")

@@ -42,16 +42,35 @@ def _full(x: mpf | None, dps: int) -> str | None:
 
 
 def _parse_orders(text: str | None) -> Sequence[str] | None:
+    """``--orders``: a comma list; ``a:b`` means the integers a..b.  The count and the largest
+    order are checked against the caps before any range is materialised."""
+    from dpsym.errors import require_integer
+    from dpsym.rdp.arb_series import MAX_ORDER, MAX_ORDERS
+
     if text is None:
         return None
     out: list[str] = []
     for part in text.split(","):
         part = part.strip()
         if ":" in part:  # a:b -> integers a..b
-            a, b = part.split(":")
-            out += [str(k) for k in range(int(a), int(b) + 1)]
+            ends = part.split(":")
+            if len(ends) != 2:
+                _err("--orders", text, f"items a or a:b (got {part!r})")
+            a, b = (require_integer("--orders", e.strip(), REF, minimum=2, maximum=None)
+                    for e in ends)
+            if b < a:
+                _err("--orders", text, f"a <= b in {part!r}")
+            if b > MAX_ORDER:
+                _err("--orders", text, f"orders <= {MAX_ORDER} (the cap on the order)")
+            if len(out) + b - a + 1 > MAX_ORDERS:
+                _err("--orders", text, f"at most {MAX_ORDERS} orders (the cap on their number)")
+            out += [str(k) for k in range(a, b + 1)]
         elif part:
             out.append(part)
+            if len(out) > MAX_ORDERS:
+                _err("--orders", text, f"at most {MAX_ORDERS} orders (the cap on their number)")
+    if not out:
+        _err("--orders", text, "at least one order")
     return out
 
 
@@ -213,7 +232,7 @@ def _accountant(args: argparse.Namespace, relation: str, progress: Progress):
                              conversion=args.conversion or "balle2020", taylor_order=m,
                              dps=args.dps)
     if args.method == "pld":
-        width = 1e-3 if args.width is None else float(args.width)
+        width = 1e-3 if args.width is None else float(_exact("--width", args.width))
         if not width > 0:
             _err("--width", args.width, "width > 0")
         return PldAccountant(relation, width=width, rel_width=width, progress=progress)
@@ -499,7 +518,10 @@ def _run_flags(p: argparse.ArgumentParser, with_sigma: bool = True) -> None:
                    help="rdp: also report the other conversions at the same orders")
     p.add_argument("--continuous", action="store_true",
                    help="rdp: search real alpha (the default; kept for compatibility)")
-    p.add_argument("--dps", type=int, default=30)
+    from dpsym.cli.ledger import dps_arg
+
+    p.add_argument("--dps", type=dps_arg, default=30,
+                   help="working precision in digits, 5..1000 (default 30)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--no-progress", action="store_true", help="no progress messages")
 

@@ -22,6 +22,16 @@ def paper_id(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def dps_arg(text: str) -> int:
+    """``--dps``: an integer in [5, 1000] (dpsym.errors.MAX_DPS)."""
+    from dpsym.errors import require_dps
+
+    try:
+        return require_dps(int(text) if text.strip().lstrip("+-").isdigit() else text, "--dps")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _run_claims(paper: str | None, dps: int, progress: bool) -> list[tuple[object, object]]:
     from dpsym.claims import all_claims
 
@@ -123,35 +133,82 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_figures(args: argparse.Namespace) -> int:
-    for p in _figures(args):
-        print(p)
-    return 0
+    return _report_files(_figures(args))
 
 
-def _figures(args: argparse.Namespace) -> list[Path]:
+def default_out() -> Path | None:
+    """The checkout's ``figures/`` when dpsym runs from its own checkout, else None.
+
+    Outside the checkout a bare ``dpsym figures`` would scatter a ``figures/`` folder into
+    whatever directory the user happens to be in, so ``--out`` is then required.
+    """
+    import dpsym
+
+    root = Path(dpsym.__file__).resolve().parents[1]
+    if not ((root / "pyproject.toml").is_file() and (root / "figures").is_dir()):
+        return None
+    cwd = Path.cwd().resolve()
+    return root / "figures" if cwd == root or root in cwd.parents else None
+
+
+def _out(args: argparse.Namespace) -> Path:
+    from dpsym.errors import HypothesisError
+    from dpsym.figures import check_out_dir
+
+    if args.out is not None:
+        out = Path(args.out)
+    else:
+        found = default_out()
+        if found is None:
+            raise HypothesisError("--out", None, "given when not run from the dpsym checkout "
+                                  "(the default figures/ is the checkout's)", "dpsym figures")
+        out = found
+    check_out_dir(out)  # before any claim or figure is computed
+    return out
+
+
+def _figures(args: argparse.Namespace) -> list[object]:
     import matplotlib
 
     matplotlib.use("Agg")  # files only: never open a window
     from dpsym.figures import save_all
 
-    return save_all(Path(args.out), args.paper, progress=args.progress)
+    return save_all(_out(args), args.paper, progress=args.progress, force=args.force)
+
+
+def _report_files(done: list[object], quiet: bool = False) -> int:
+    """Say what happened to each file; 2 when a file was refused or read-only."""
+    for w in done:
+        if w.status in ("wrote", "unchanged") and not quiet:
+            print(f"{w.status:9s} {w.path}")
+    bad = [w for w in done if w.status in ("refused", "read-only")]
+    for w in bad:
+        why = ("differs from the regenerated file; --force overwrites it"
+               if w.status == "refused" else "read-only; left alone")
+        print(f"dpsym: not written: {w.path} ({why})", file=sys.stderr)
+    if bad:
+        print(f"dpsym: error: {len(bad)} file(s) not written (see above)", file=sys.stderr)
+        return 2
+    return 0
 
 
 def cmd_reproduce(args: argparse.Namespace) -> int:
+    _out(args)  # a bad --out fails now, not after the whole ledger has run
     status, rows, elapsed = _verify(args)
     if not args.json:
         for line in format_rows(rows) + summary_lines(rows):
             print(line)
         print(f"verified at dps={args.dps} in {elapsed:.1f} s")
     args.progress = args.progress and not args.json
-    paths = _figures(args)
+    done = _figures(args)
     if args.json:
-        print(json.dumps({"claims": _rows_json(rows), "figures": [str(p) for p in paths]},
+        print(json.dumps({"claims": _rows_json(rows),
+                          "figures": [str(w.path) for w in done
+                                      if w.status in ("wrote", "unchanged")],
+                          "files": [{"path": str(w.path), "status": w.status} for w in done]},
                          indent=1))
-    else:
-        for p in paths:
-            print(p)
-    return status
+    files = _report_files(done, quiet=args.json)
+    return max(status, files)
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -164,11 +221,20 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     def paper_opts(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--paper", type=paper_id, default=None, metavar="P",
                         help=f"one paper: {covered}")
-        sp.add_argument("--dps", type=int, default=30, help="working precision (digits)")
+        sp.add_argument("--dps", type=dps_arg, default=30,
+                        help="working precision in digits, 5..1000 (default 30)")
         sp.add_argument("--json", action="store_true", help="rows as JSON")
         sp.add_argument("--verdict", action="append", choices=VERDICTS, default=None,
                         help="show only claims with this verdict (repeatable)")
         sp.add_argument("--no-progress", dest="progress", action="store_false")
+
+    def file_opts(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--out", default=None, metavar="DIR",
+                        help="output directory (default: the checkout's figures/, only when "
+                             "run from the checkout); its parent must exist")
+        sp.add_argument("--force", action="store_true",
+                        help="overwrite files that differ from the regenerated ones "
+                             "(read-only files are never touched)")
 
     v = sub.add_parser("verify", help="recompute every ledger claim",
                        description="Recompute every claim of the ledger and print, per paper, "
@@ -179,13 +245,13 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     f = sub.add_parser("figures", help="regenerate figures (PNG + PDF) and figures/INDEX.md")
     f.add_argument("--paper", type=paper_id, default=None, metavar="P",
                    help=f"one paper: {covered}")
-    f.add_argument("--out", default="figures")
+    file_opts(f)
     f.add_argument("--no-progress", dest="progress", action="store_false")
     f.set_defaults(func=cmd_figures)
 
     r = sub.add_parser("reproduce", help="verify every claim and regenerate every figure")
     paper_opts(r)
-    r.add_argument("--out", default="figures")
+    file_opts(r)
     r.set_defaults(func=cmd_reproduce)
 
 

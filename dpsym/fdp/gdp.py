@@ -18,13 +18,14 @@ from __future__ import annotations
 import mpmath
 from mpmath import mp, mpf
 
-from dpsym.errors import require
+from dpsym.errors import require, require_dps
 from dpsym.numerics import (
     DEFAULT_DPS,
     GUARD_DPS,
     Number,
     Phi_inv,
     find_root,
+    ncdf,
     precision,
     round_down,
     round_up,
@@ -35,6 +36,8 @@ __all__ = ["compose_gdp", "gdp_delta", "gdp_epsilon", "gdp_to_rdp"]
 
 REF_DELTA = "Dong, Roth & Su 2022, Cor. 2.13; Bok et al. 2024, Lemma A.3"
 REF_RDP = "Dong, Roth & Su 2022, Cor. B.6; Bok et al. 2024, Lemma A.4"
+#: The largest mu :func:`gdp_epsilon` accepts (bounded work; see there).
+MAX_MU = 1e50
 
 
 def _mu(mu: Number, ref: str) -> mpf:
@@ -48,6 +51,7 @@ def compose_gdp(*mus: Number, dps: int = DEFAULT_DPS) -> mpf:
 
     Rounded up: the result is a privacy bound.
     """
+    dps = require_dps(dps)
     with precision(dps + GUARD_DPS):
         vals = [_mu(m, "Dong, Roth & Su 2022, Cor. 3.3") for m in mus]
         out = mpmath.sqrt(mpmath.fsum(v * v for v in vals))
@@ -57,9 +61,9 @@ def compose_gdp(*mus: Number, dps: int = DEFAULT_DPS) -> mpf:
 def _delta_terms(m: mpf, e: mpf) -> tuple[mpf, mpf]:
     """The two terms of Lemma A.3, Phi(-e/m + m/2) and e^e Phi(-e/m - m/2)."""
     a = -e / m + m / 2
-    t1 = mpmath.ncdf(a)
+    t1 = ncdf(a)
     # e^e * Phi(a - m) evaluated as exp(e + log Phi) so that neither factor overflows.
-    t2 = mpmath.exp(e + mpmath.log(mpmath.ncdf(a - m)))
+    t2 = mpmath.exp(e + mpmath.log(ncdf(a - m)))
     return t1, t2
 
 
@@ -119,6 +123,7 @@ def gdp_delta(mu: Number, eps: Number, dps: int = DEFAULT_DPS) -> mpf:
     >>> nstr(gdp_delta(1, 1, dps=30), 25)
     '0.1269367375066439458008296'
     """
+    dps = require_dps(dps)
     with precision(dps + GUARD_DPS):
         m = _mu(mu, REF_DELTA)
         e = to_mpf(eps, "eps", REF_DELTA)
@@ -129,7 +134,8 @@ def gdp_delta(mu: Number, eps: Number, dps: int = DEFAULT_DPS) -> mpf:
         certified = _delta_ball_upper(mu, eps, dps)
         if certified is not None:
             d = certified
-    return round_up(d, dps)
+    # delta is a difference of probabilities, <= 1; a ball's upper end may poke above it.
+    return round_up(min(d, mpf(1)), dps)
 
 
 def gdp_epsilon(mu: Number, delta: Number, dps: int = DEFAULT_DPS) -> mpf:
@@ -148,11 +154,16 @@ def gdp_epsilon(mu: Number, delta: Number, dps: int = DEFAULT_DPS) -> mpf:
     >>> nstr(gdp_epsilon(1, "1e-5", dps=30), 25)
     '4.377178095681224627650116'
     """
+    dps = require_dps(dps)
     with precision(dps + GUARD_DPS):
         m = _mu(mu, REF_DELTA)
+        # Bounded work: eps ~ mu^2/2, and certifying delta(eps) <= delta in ball arithmetic
+        # slows down sharply beyond eps ~ 10^100 (mu = 10^100 takes ~20 s).
+        require(m <= MAX_MU, "mu", mu, f"mu <= {MAX_MU:g} (the cap of gdp_epsilon; then "
+                "eps > 10^100)", REF_DELTA)
         d = to_mpf(delta, "delta", REF_DELTA)
         require(0 < d < 1, "delta", delta, "0 < delta < 1", REF_DELTA)
-        if m == 0 or d >= 2 * mpmath.ncdf(m / 2) - 1:
+        if m == 0 or d >= 2 * ncdf(m / 2) - 1:
             return mpf(0)
         guess = max(m * (m / 2 - Phi_inv(d)), mpf("1e-6"))
         # Compare in log space: delta may be 1e-300 and below.
@@ -175,6 +186,7 @@ def gdp_epsilon(mu: Number, delta: Number, dps: int = DEFAULT_DPS) -> mpf:
 
 def gdp_to_rdp(mu: Number, alpha: Number, dps: int = DEFAULT_DPS) -> mpf:
     """RDP of order alpha implied by mu-GDP: alpha mu^2 / 2 (Bok et al. 2024, Lemma A.4)."""
+    dps = require_dps(dps)
     with precision(dps + GUARD_DPS):
         m = _mu(mu, REF_RDP)
         a = to_mpf(alpha, "alpha", REF_RDP)

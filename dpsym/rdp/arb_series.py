@@ -71,6 +71,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import numbers
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -81,6 +82,17 @@ from mpmath import libmp, mp, mpf
 
 from dpsym.balls import HAVE_FLINT, ball_of_mpf, flint, lower_mpf, upper_mpf
 from dpsym.errors import HypothesisError, require
+
+#: Bounded work: the largest Renyi order accepted (the binomial series has ~alpha terms;
+#: alpha = 10^5 takes ~15 s) and the most orders in one request.  No accountant's optimum
+#: comes near either (Opacus's and dp-accounting's default grids stop at 256 and 1024).
+MAX_ORDER = 10**5
+MAX_ORDERS = 500
+#: The domain the series is evaluated on: sigma <= 10^6 and q = 0 or q >= 10^-30.  Beyond,
+#: A_alpha - 1 ~ q^2 alpha^2 / sigma^2 underflows the float estimate that sizes the working
+#: precision (and no training run has such a noise multiplier or sampling rate).
+MAX_SIGMA = 10**6
+MIN_Q = Fraction(1, 10**30)
 
 __all__ = [
     "HAVE_FLINT",
@@ -113,6 +125,8 @@ def exact_fraction(x: object, name: str = "x", ref: str = REF) -> Fraction:
             return Fraction(x.strip())
         if hasattr(x, "dtype") and getattr(x.dtype, "kind", "") in "iu":  # numpy integers
             return Fraction(int(x))
+        if not isinstance(x, numbers.Real) or hasattr(x, "__len__"):
+            raise TypeError  # bytes, complex, None, arrays: not a real number
         f = float(x)  # floats and numpy floats: exact binary value
         if math.isnan(f):
             raise HypothesisError(name, x, "a real number (not NaN)", ref)
@@ -459,9 +473,17 @@ def _estimate_log2_am1(q: float, sigma: float, alpha: float) -> float:
 def _check_args(q: Fraction, sigma: Fraction, orders: Sequence[Fraction],
                 raw: tuple[object, object, Sequence[object]]) -> None:
     require(0 <= q <= 1, "q", raw[0], "0 <= q <= 1 (a sampling probability)", REF)
+    require(q == 0 or q >= MIN_Q, "q", raw[0], "q = 0 or q >= 1e-30 (the cap on the domain, "
+            "dpsym.rdp.arb_series.MIN_Q)", REF)
     require(sigma > 0, "sigma", raw[1], "sigma > 0", REF)
+    require(sigma <= MAX_SIGMA, "sigma", raw[1], f"sigma <= {MAX_SIGMA} (the cap on the "
+            "domain, dpsym.rdp.arb_series.MAX_SIGMA)", REF)
+    require(len(orders) <= MAX_ORDERS, "orders", f"{len(orders)} orders",
+            f"at most {MAX_ORDERS} orders (dpsym.rdp.arb_series.MAX_ORDERS)", REF)
     for a, ra in zip(orders, raw[2], strict=True):
         require(a > 1, "alpha", ra, "alpha > 1", REF)
+        require(a <= MAX_ORDER, "alpha", ra, f"alpha <= {MAX_ORDER} (the cap on the order, "
+                "dpsym.rdp.arb_series.MAX_ORDER)", REF)
 
 
 def _series_enclosures(

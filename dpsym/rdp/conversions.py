@@ -38,7 +38,7 @@ from collections.abc import Callable, Sequence
 import mpmath
 from mpmath import mp, mpf
 
-from dpsym.errors import require
+from dpsym.errors import require, require_dps, require_sequence
 from dpsym.numerics import (
     DEFAULT_DPS,
     GUARD_DPS,
@@ -364,9 +364,16 @@ def _coerce(alpha: Number, rdp: Number, x: Number, name: str) -> tuple[mpf, mpf,
     return a, t, v
 
 
-def _check_lists(orders: Sequence[Number], rdp: Sequence[Number]) -> None:
-    require(len(orders) == len(rdp) and len(orders) > 0, "orders", f"{len(orders)} orders",
-            f"as many orders as rdp values ({len(rdp)}), at least one", REF)
+def _check_lists(orders: Sequence[Number], rdp: Sequence[Number]
+                 ) -> tuple[list[Number], list[Number]]:
+    """The two sequences as lists (strings, generators and scalars rejected), same length."""
+    from dpsym.rdp.arb_series import MAX_ORDERS
+
+    orders = require_sequence("orders", orders, REF, max_length=MAX_ORDERS)
+    rdp = require_sequence("rdp", rdp, REF, max_length=MAX_ORDERS)
+    require(len(orders) == len(rdp), "orders", f"{len(orders)} orders",
+            f"as many orders as rdp values ({len(rdp)})", REF)
+    return orders, rdp
 
 
 def _pairs(orders: Sequence[Number], rdp: Sequence[Number]) -> list[tuple[mpf, mpf]]:
@@ -436,7 +443,8 @@ def rdp_to_epsilon(
     ('1.61410916785', '8.0')
     """
     _check_conversion(conversion)
-    _check_lists(orders, rdp)
+    dps = require_dps(dps)
+    orders, rdp = _check_lists(orders, rdp)
     with precision(dps + GUARD_DPS):
         d = to_mpf(delta, "delta", REF)
         require(0 < d < 1, "delta", delta, "0 < delta < 1", REF)
@@ -456,7 +464,8 @@ def rdp_to_delta(
 ) -> tuple[mpf, mpf]:
     """(delta, best order): the smallest delta over the given orders, at ``eps``."""
     _check_conversion(conversion)
-    _check_lists(orders, rdp)
+    dps = require_dps(dps)
+    orders, rdp = _check_lists(orders, rdp)
     with precision(dps + GUARD_DPS):
         e = to_mpf(eps, "eps", REF)
         require(e >= 0, "eps", eps, "eps >= 0", REF)

@@ -36,7 +36,7 @@ from collections.abc import Sequence
 import mpmath
 from mpmath import mp, mpf
 
-from dpsym.errors import require, require_integer
+from dpsym.errors import require, require_dps, require_integer
 from dpsym.numerics import (
     DEFAULT_DPS,
     GUARD_DPS,
@@ -46,7 +46,12 @@ from dpsym.numerics import (
     round_up,
     to_mpf,
 )
-from dpsym.rdp.arb_series import RdpEnclosure, exact_fraction, poisson_rdp_enclosures
+from dpsym.rdp.arb_series import (
+    MAX_ORDER,
+    RdpEnclosure,
+    exact_fraction,
+    poisson_rdp_enclosures,
+)
 
 __all__ = [
     "METHODS",
@@ -220,6 +225,7 @@ def poisson_gaussian_rdp(
     '0.00021757533228188045261'
     """
     require(method in METHODS, "method", method, f"one of {', '.join(METHODS)}", REF)
+    dps = require_dps(dps)
     if method in ("series", "auto"):
         a = exact_fraction(alpha, "alpha", REF)
         enc = poisson_gaussian_rdp_enclosures(q, sigma, [a], steps=steps, dps=dps)[0]
@@ -228,6 +234,8 @@ def poisson_gaussian_rdp(
         qv, sv, t = _validate(q, sigma, steps)
         a = to_mpf(alpha, "alpha", REF)
         require(a > 1, "alpha", alpha, "alpha > 1", REF)
+        require(a <= MAX_ORDER, "alpha", alpha, f"alpha <= {MAX_ORDER} (the cap on the order, "
+                "dpsym.rdp.arb_series.MAX_ORDER)", REF)
         out = t * _rdp_one_step(qv, sv, a, method)
     return round_up(out, dps)
 

@@ -37,8 +37,12 @@ from mpmath import mp, mpf
 
 from dpsym.errors import require, require_integer
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, round_up, to_mpf
+from dpsym.rdp.arb_series import MAX_ORDER
 from dpsym.rdp.gaussian_mixture import M_float64, b_tilde_from, moment_M
 
+#: Bounded work: the largest Taylor order m (sympy derives m derivatives symbolically; m = 12
+#: already takes seconds, and the bounds stop improving long before).
+MAX_TAYLOR_ORDER = 30
 __all__ = [
     "E_tilde",
     "F_tilde",
@@ -339,11 +343,13 @@ def _args(alpha: Number, sigma: Number, q: Number, m: object, ref: str,
           m_min: int) -> tuple[mpf, mpf, mpf, int]:
     a = to_mpf(alpha, "alpha", ref)
     require(a > 1, "alpha", alpha, "alpha > 1", ref)
+    require(a <= MAX_ORDER, "alpha", alpha, f"alpha <= {MAX_ORDER} (the cap on the order, "
+            "dpsym.rdp.arb_series.MAX_ORDER)", ref)
     s = to_mpf(sigma, "sigma", ref)
     require(s > 0, "sigma", sigma, "sigma > 0", ref)
     qv = to_mpf(q, "q", ref)
     require(0 <= qv < 1, "q", q, "0 <= q < 1 (q = |B|/|D|)", ref)
-    mm = require_integer("m", m, ref, minimum=m_min)
+    mm = require_integer("m", m, ref, minimum=m_min, maximum=MAX_TAYLOR_ORDER)
     return a, s, qv, mm
 
 

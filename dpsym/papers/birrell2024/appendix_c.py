@@ -33,7 +33,7 @@ import mpmath
 import numpy as np
 from mpmath import mpf
 
-from dpsym.errors import require
+from dpsym.errors import require, require_integer
 from dpsym.numerics import GUARD_DPS, Number, precision, to_mpf
 from dpsym.papers.registry import cite
 from dpsym.rdp.gaussian_mixture import (
@@ -42,6 +42,7 @@ from dpsym.rdp.gaussian_mixture import (
     B_tilde,
     gaussian_ratio_minus_1,
 )
+from dpsym.rdp.taylor import MAX_TAYLOR_ORDER
 
 PAPER = "birrell2024"
 
@@ -133,8 +134,10 @@ def lem_c_4(sigma: Number, k: int, rho: Number, dps: int = 30) -> tuple[mpf, mpf
     """Lemma C.4 (72) at a shift of rho r_t (|Delta mu|, or |Delta mu - Delta mu'| for the
     second inequality): (D_chi^k of the two Gaussians, B~_{sigma,k})."""
     ref = cite(PAPER, "Lemma C.4")
+    k = require_integer("k", k, ref, minimum=0, maximum=MAX_TAYLOR_ORDER)
     with precision(dps):
         s, r = to_mpf(sigma, "sigma", ref), to_mpf(rho, "rho", ref)
+    require(s > 0, "sigma", sigma, "sigma > 0", ref)
     require(0 <= r <= 1, "rho", rho, "0 <= rho <= 1 (constraints (60))", ref)
     with precision(dps):
         d = 2 * r / s

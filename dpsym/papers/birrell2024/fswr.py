@@ -26,7 +26,7 @@ import mpmath
 import numpy as np
 from mpmath import mpf
 
-from dpsym.errors import require_integer
+from dpsym.errors import require, require_integer
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, round_up, to_mpf
 from dpsym.papers.birrell2024.add_remove import BATCH, D_SIZE, SIGMA, T_TRAINING, thm_3_3
 from dpsym.papers.registry import cite
@@ -113,7 +113,9 @@ def _dataset_size(B: int, q: Number) -> int:
 
 def _times(T: Number, value: mpf, dps: int) -> mpf:
     with precision(dps + GUARD_DPS):
-        out = to_mpf(T, "T", cite(PAPER, "eq. (16)")) * value
+        t = to_mpf(T, "T", cite(PAPER, "eq. (16)"))
+        require(t >= 0, "T", T, "T >= 0 (a number of steps)", cite(PAPER, "eq. (16)"))
+        out = t * value
     return round_up(out, dps)
 
 
@@ -437,8 +439,14 @@ def eq_126_as_printed(alpha: int, sigma: Number, B: int, N: int, index_sets: obj
     """
     ref = cite(PAPER, "eq. (126)")
     a = require_integer("alpha", alpha, ref, minimum=2)
+    b = require_integer("B", B, ref, minimum=1)
+    require_integer("N", N, ref, minimum=b + 1)
+    require(index_sets is None or isinstance(index_sets, str), "index_sets", index_sets,
+            "None or the name of an index-set family", ref)
     with precision(dps + GUARD_DPS):
-        s_inv = 1 / to_mpf(sigma, "sigma", ref)
+        s = to_mpf(sigma, "sigma", ref)
+        require(s > 0, "sigma", sigma, "sigma > 0", ref)
+        s_inv = 1 / s
     lf = log_F(a, s_inv, B, N, index_sets=index_sets, dps=dps + GUARD_DPS)
     with precision(dps + GUARD_DPS):
         out = lf / mpmath.log(10) - mpmath.log10(a - 1)

@@ -346,7 +346,17 @@ CORNERS = (("256", "200", "0.5"), ("256", "0.5", "1e-8"), ("1.0001", "200", "1e-
 
 def bounds_finite(points: Sequence[tuple] = CORNERS, dps: int = 15) -> list[tuple]:
     """The (alpha, sigma, q) at which Thm 3.3 (m = 3), Thm 3.4 (m = 4), Thm C.9 (m = 4, both
-    variants) or Wang's upper bound is not a finite number >= 0 (empty: none)."""
+    variants) or Wang's upper bound is not a finite number >= 0, or at which an upper bound on
+    a FSwoR RDP lies below a lower bound on it (empty: none).
+
+    The lower bound is Wang et al.'s (133) at k = floor(alpha) >= 2, rounded down: it is the
+    exact add/remove RDP log H_{k,sigma}(q)/(k - 1) of Thm 3.1 (attained) and a lower bound on
+    the replace-one RDP, and RDP does not decrease in the order, so Thm 3.3 (add/remove),
+    Thm 3.4 and Wang's upper bound (replace-one) at alpha >= k must lie above it.  (Finite
+    alone would pass any wrong number.)
+    """
+    from dpsym.rdp.wang2019 import wang_lower_rdp
+
     bad = []
     for a, s, q in points:
         vals = [thm_3_3(a, s, q, 3, dps=dps), thm_3_4(a, s, q, 4, dps=dps),
@@ -354,4 +364,10 @@ def bounds_finite(points: Sequence[tuple] = CORNERS, dps: int = 15) -> list[tupl
                 wang_upper_rdp(a, s, q, dps=dps)]
         if not all(mpmath.isfinite(v) and v >= 0 for v in vals):
             bad.append((a, s, q))
+            continue
+        k = int(mpmath.floor(mpmath.mpf(a)))
+        if k >= 2:
+            low = wang_lower_rdp(k, s, q, dps=dps)
+            if min(vals[0], vals[1], vals[-1]) < low:
+                bad.append((a, s, q, "below the lower bound"))
     return bad

@@ -22,7 +22,7 @@ import numpy as np
 import sympy as sp
 from mpmath import mpf
 
-from dpsym.errors import require_integer
+from dpsym.errors import HypothesisError, require_integer
 from dpsym.fdp.symbolic import Derivation
 from dpsym.numerics import DEFAULT_DPS, Number, precision, to_mpf
 from dpsym.papers.birrell2024 import printed
@@ -111,7 +111,12 @@ def thm_3_4(alpha: Number, sigma: Number, q: Number, m: int = 4, dps: int = DEFA
 def thm_3_5(alpha: Number, sigma: Number, q: Number, m: int = 4, T: int = 1,
             dps: int = DEFAULT_DPS) -> mpf:
     """Thm 3.5 (15): T FSwoR replace-one steps with constant sigma: T times Thm 3.4."""
-    return fswor_replace_one_rdp(alpha, sigma, q, m, steps=T, dps=dps)
+    try:
+        return fswor_replace_one_rdp(alpha, sigma, q, m, steps=T, dps=dps)
+    except HypothesisError as exc:  # the user called Thm 3.5: cite it, not Thm 3.4
+        raise HypothesisError(exc.name if exc.name != "steps" else "T", exc.value,
+                              exc.hypothesis.replace("steps", "T"),
+                              cite(PAPER, "Thm 3.5")) from None
 
 
 @functools.cache
@@ -174,7 +179,11 @@ def eq_136_closed_form(sigma: Number, dps: int = 30) -> mpf:
 
 
 def eq_127(alpha: int, sigma: Number, q: Number, dps: int = DEFAULT_DPS) -> mpf:
-    """Wang et al. upper bound K(alpha)/(alpha-1), integer alpha >= 2 (127).  Rounded up."""
+    """Wang et al. upper bound K(alpha)/(alpha-1), integer alpha >= 2 (127).  Rounded up.
+
+    (127) is stated for integer orders; a real alpha is (130), :func:`eq_130`.
+    """
+    require_integer("alpha", alpha, cite(PAPER, "eq. (127)"), minimum=2)
     return wang_upper_rdp(alpha, sigma, q, dps=dps)
 
 
@@ -190,6 +199,7 @@ def eq_132(sigma: Number, q: Number, dps: int = DEFAULT_DPS) -> mpf:
 
 def eq_133(alpha: int, sigma: Number, q: Number, dps: int = DEFAULT_DPS) -> mpf:
     """Wang et al. lower bound (Prop. 11), integer alpha >= 2 (133).  Rounded down."""
+    require_integer("alpha", alpha, cite(PAPER, "eq. (133)"), minimum=2)
     return wang_lower_rdp(alpha, sigma, q, dps=dps)
 
 

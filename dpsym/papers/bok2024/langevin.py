@@ -16,7 +16,7 @@ import numpy as np
 import sympy as sp
 from mpmath import mpf
 
-from dpsym.errors import require
+from dpsym.errors import require, require_integer
 from dpsym.fdp import EpsDelta
 from dpsym.fdp.tradeoff import min_gap_to_gaussian
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, find_root, precision, round_up, to_mpf
@@ -68,9 +68,12 @@ def prop_5_1(L: Number, m: Number, eta: Number, M: Number, dps: int = DEFAULT_DP
         require(Mv >= mv, "M", M, f"M >= m = {m}", ref)
         require(0 < ev <= 2 / (Mv + mv), "eta", eta,
                 f"0 < eta <= 2/(M+m) = {mpmath.nstr(2 / (Mv + mv), 6)}", ref)
-        c = 1 - ev * mv
-        s, sigma = ev * Lv, mpmath.sqrt(2 / ev)
-        mu = mpmath.sqrt(_limit_mpmath()(c)) * s / (ev * sigma)
+        # c = 1 - eta m rounds to 1 when eta m < 10^-dps (m = 1e-320): carry enough digits.
+        extra = max(0, -int(mpmath.floor(mpmath.log10(ev * mv))))
+        with precision(dps + GUARD_DPS + extra):
+            c = 1 - ev * mv
+            s, sigma = ev * Lv, mpmath.sqrt(2 / ev)
+            mu = mpmath.sqrt(_limit_mpmath()(c)) * s / (ev * sigma)
     return round_up(mu, dps)
 
 
@@ -232,6 +235,13 @@ def rem_5_3_montecarlo(L: float = 1.0, m: float = 1.0, eta: float = 0.05, t: int
     >>> max(abs(row["z"]) for row in r["rows"]) < 4
     True
     """
+    _mc = cite(PAPER, "Rem. 5.3 (Monte Carlo)")
+    t = require_integer("t", t, _mc, minimum=1, maximum=10**5)
+    n = require_integer("n", n, _mc, minimum=2, maximum=10**7)
+    seed = require_integer("seed", seed, _mc, minimum=0)
+    L, m, eta = (float(to_mpf(x, k, _mc)) for x, k in ((L, "L"), (m, "m"), (eta, "eta")))
+    require(L >= 0 and m > 0 and 0 < eta * m < 1, "eta", eta, "L >= 0, m > 0, 0 < eta m < 1",
+            _mc)
     out = thm_4_2_montecarlo(c=1 - eta * m, s=eta * L, sigma=float(np.sqrt(2 * eta)), t=t, n=n,
                              seed=seed)
     out["prop_5_1"] = prop_5_1(repr(L), repr(m), repr(eta), repr(m), dps=20)

@@ -14,7 +14,7 @@ import mpmath
 import sympy as sp
 from mpmath import mpf
 
-from dpsym.errors import require, require_integer
+from dpsym.errors import require, require_integer, require_sequence
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, round_down, round_up, to_mpf
 from dpsym.papers.bok2024 import printed
 from dpsym.papers.bok2024.noisygd import lem_2_8, thm_4_1
@@ -154,6 +154,11 @@ def lem_c_10_certificate(
     >>> r["min_z_over_s"] > -mpf(10) ** -25, r["end_over_s"] < mpf(10) ** -25, r["qp_gap"] < 1e-6
     (True, True, True)
     """
+    ref = cite(PAPER, "Lemma C.10")
+    cases = require_sequence("cases", cases, ref, max_length=1000)
+    for case in cases:
+        require(isinstance(case, list | tuple) and len(case) == 5, "cases", case,
+                "(c, s, l, E, j*) tuples", ref)
     worst_z, worst_end, worst_gap = mpf(0), mpf(0), 0.0
     for c, s, l, E, j in cases:
         sol = cyclic_shifts(c, s, l, E, j, dps=dps)

@@ -29,6 +29,7 @@ from dpsym.papers.bok2024._rational import (
     _exact,
     _require_eta_le_2_over_M,
     q_ratio,
+    show,
 )
 from dpsym.papers.registry import cite
 from dpsym.shifts.cyclic_constrained import (
@@ -77,7 +78,7 @@ def _inputs(L: Number, b: Number, sigma: Number, eta: Number, D: Number,
                           ((L, "L"), (b, "b"), (sigma, "sigma"), (eta, "eta"), (D, "D")))
     require(bq > 0, "b", b, "b > 0", ref)
     require(sq > 0, "sigma", sigma, "sigma > 0", ref)
-    q_ratio(L, b, eta, D, ref)  # checks L, eta, D > 0
+    q_ratio(L, b, eta, D, ref, "b")  # checks L, b, eta, D > 0
     return Lq, bq, sq, eq, Dq
 
 
@@ -95,8 +96,8 @@ def thm_4_6(L: Number, b: Number, sigma: Number, eta: Number, D: Number, l: int,
     ref = cite(PAPER, "Thm 4.6")
     l = require_integer("l", l, ref, minimum=1)
     E = require_integer("E", E, ref, minimum=1)
-    q = q_ratio(L, b, eta, D, ref)
-    require(q <= E, "E", E, f"E >= D b/(eta L) = {float(q):.6g}", ref)
+    q = q_ratio(L, b, eta, D, ref, "b")
+    require(q <= E, "E", E, f"E >= D b/(eta L) = {show(q)}", ref)
     _require_eta_le_2_over_M(eta, M, ref)
     mu2 = _mu2_thm_4_6(*_inputs(L, b, sigma, eta, D, ref), l)
     with precision(dps + GUARD_DPS):
@@ -149,6 +150,7 @@ def thm_4_6_crossing(L_over_b: Number, eta: Number, D: Number, l: int) -> int:
     >>> thm_4_6_crossing("0.25", "0.04", 1, 10)   # Table 10 prints 31
     41
     """
+    l = require_integer("l", l, cite(PAPER, "Thm 4.6"), minimum=1)
     q = q_ratio(L_over_b, 1, eta, D, cite(PAPER, "Tables 10-12"))
     return _ceil(1 + 3 * q / l + Fraction(_ceil(q), l))
 
@@ -268,6 +270,8 @@ def lem_c_11(s: Number, D: Number, l: int, K: int) -> dict[str, WindowSolution]:
     >>> r["printed"].z[-1], i.feasible, i.value == r["intended_optimum"].value
     (Fraction(-5, 16), True, True)
     """
+    l = require_integer("l", l, cite(PAPER, "Lemma C.11"), minimum=1, maximum=10**6)
+    K = require_integer("K", K, cite(PAPER, "Lemma C.11"), minimum=1, maximum=10**6)
     ref = cite(PAPER, "Lemma C.11")
     sq, Dq = _exact(s, "s", ref), _exact(D, "D", ref)
     return {"printed": lemma_c11_printed(Dq, sq, l, K),
@@ -290,6 +294,7 @@ def thm_4_6_certificate(s: Number, D: Number, l: int) -> dict[str, object]:
     >>> c["intended_equals_charged"], c["holds"]
     (True, True)
     """
+    l = require_integer("l", l, cite(PAPER, "Thm 4.6"), minimum=1, maximum=10**6)
     ref = cite(PAPER, "Thm 4.6")
     sq, Dq = _exact(s, "s", ref), _exact(D, "D", ref)
     K = _ceil(Dq / sq)
@@ -382,6 +387,9 @@ def thm_4_6_certificate_sweep(count: int = 200, seed: int = 20240517) -> dict[st
     >>> r["holds"], r["corrected_feasible"], float(r["worst_ratio"]) <= 1
     (True, True, True)
     """
+    _ref = cite(PAPER, "Thm 4.6")
+    count = require_integer("count", count, _ref, minimum=1, maximum=10**5)
+    seed = require_integer("seed", seed, _ref, minimum=0)
     rng = random.Random(seed)
     holds = feas = True
     worst = Fraction(0)

@@ -147,6 +147,7 @@ def thm_4_2(L: Number, n: Number, sigma: Number, eta: Number, m: Number, M: Numb
         sg = to_mpf(sigma, "sigma", ref)
         require(sg > 0, "sigma", sigma, "sigma > 0", ref)
         require(nv > 0, "n", n, "n > 0", ref)
+        require(Lv >= 0, "L", L, "L >= 0 (a Lipschitz constant)", ref)
         s, noise = e * Lv / nv, e * sg
     return thm_c_5(c, s, noise, t, dps=dps)
 
@@ -212,6 +213,9 @@ def lem_c_6_certificate(count: int = 6, seed: int = 6, dps: int = DEFAULT_DPS) -
     >>> cert.kkt_residual < mpf(10) ** -25, cert.min_a > 0, cert.slsqp_relative_gap < 1e-7
     (True, True, True)
     """
+    _ref = cite(PAPER, "Lemma C.6")
+    count = require_integer("count", count, _ref, minimum=1, maximum=10**4)
+    seed = require_integer("seed", seed, _ref, minimum=0)
     rng = np.random.default_rng(seed)
     worst_kkt, min_a, min_z, worst_gap = mpf(0), mpf("inf"), mpf("inf"), 0.0
     cases = []
@@ -301,6 +305,14 @@ def thm_4_2_montecarlo(c: float = 0.9, s: float = 0.1, sigma: float = 1.0, t: in
     >>> max(abs(row["z"]) for row in r["rows"]) < 4
     True
     """
+    _mc = cite(PAPER, "Thm C.5 (Monte Carlo)")
+    t = require_integer("t", t, _mc, minimum=1, maximum=10**5)
+    n = require_integer("n", n, _mc, minimum=2, maximum=10**7)
+    seed = require_integer("seed", seed, _mc, minimum=0)
+    c, s, sigma = (float(to_mpf(x, k, _mc)) for x, k in ((c, "c"), (s, "s"), (sigma, "sigma")))
+    require(0 <= c < 1, "c", c, "0 <= c < 1", _mc)
+    require(s >= 0, "s", s, "s >= 0", _mc)
+    require(sigma > 0, "sigma", sigma, "sigma > 0", _mc)
     rng = np.random.default_rng(seed)
     x = np.zeros(n)
     xp = np.zeros(n)

@@ -19,7 +19,13 @@ from dpsym.errors import require, require_integer
 from dpsym.langevin import GridKernel
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, round_up, to_mpf
 from dpsym.papers.bok2024 import printed
-from dpsym.papers.bok2024._rational import _ceil, _exact, _require_eta_le_2_over_M, q_ratio
+from dpsym.papers.bok2024._rational import (
+    _ceil,
+    _exact,
+    _require_eta_le_2_over_M,
+    q_ratio,
+    show,
+)
 from dpsym.papers.bok2024.noisygd import thm_4_1
 from dpsym.papers.registry import cite
 from dpsym.shifts import lemma_c8_symbolic
@@ -98,7 +104,7 @@ def thm_4_3(L: Number, n: Number, sigma: Number, eta: Number, D: Number, t: int,
     ref = cite(PAPER, "Thm 4.3")
     t = require_integer("t", t, ref, minimum=1)
     q = q_ratio(L, n, eta, D, ref)
-    require(t >= q, "t", t, f"t >= D n/(eta L) = {float(q):.6g}", ref)
+    require(t >= q, "t", t, f"t >= D n/(eta L) = {show(q)}", ref)
     _require_eta_le_2_over_M(eta, M, ref)
     ceil_q = _ceil(q)
     with precision(dps + GUARD_DPS):
@@ -202,6 +208,8 @@ def thm_c_16_instance(L_over_n: Number, eta: Number, D: Number, sigma: Number, t
     >>> round(r["mu_lower"] / r["mu_upper"], 2)
     0.85
     """
+    t = require_integer("t", t, cite(PAPER, "Thm C.16"), minimum=1, maximum=10**5)
+    cells = require_integer("cells", cells, cite(PAPER, "Thm C.16"), minimum=3, maximum=10**5)
     from scipy.special import ndtri
 
     ref = cite(PAPER, "Thm C.16")
@@ -270,6 +278,7 @@ def thm_c_16_phi_inequality(points: int = 401, upper: Number = 8,
     >>> r["min_gap"] >= 0, abs(r["slope_at_x0"]) < 1e-15
     (True, True)
     """
+    points = require_integer("points", points, cite(PAPER, "Thm C.16"), minimum=2, maximum=10**5)
     with precision(dps + GUARD_DPS):
         x0 = 1 / mpmath.sqrt(2 * mpmath.pi)
         hi = to_mpf(upper, "upper")

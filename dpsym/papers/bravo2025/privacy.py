@@ -38,7 +38,7 @@ import numpy as np
 import sympy as sp
 from mpmath import mpf
 
-from dpsym.errors import require, require_integer
+from dpsym.errors import MAX_INTEGER, require, require_integer
 from dpsym.fdp.symbolic import Derivation
 from dpsym.langevin import GridKernel
 from dpsym.numerics import (
@@ -170,7 +170,6 @@ def def_a_16(alpha: Number, q: Number, sigma: Number, dps: int = 30) -> mpf:
     return renyi_gaussian_vs_mixture(alpha, q, sigma, dps=dps)
 
 
-@functools.lru_cache(maxsize=512)
 def lem_a_17(alpha: Number, q: Number, sigma: Number, r: Number = 1,
              dps: int = DEFAULT_DPS) -> mpf:
     """Lemma A.17 (Altschuler & Talwar 2022, Lemma 2.11): the supremum over mu on B(0, r) of
@@ -188,6 +187,12 @@ def lem_a_17(alpha: Number, q: Number, sigma: Number, r: Number = 1,
         a = to_mpf(alpha, "alpha", REF_A17)
         require(a > 1, "alpha", alpha, "alpha > 1", REF_A17)
         ratio = s / rv
+    return _lem_a_17_cached(qv, ratio, a, dps)
+
+
+@functools.lru_cache(maxsize=512)
+def _lem_a_17_cached(qv: mpf, ratio: mpf, a: mpf, dps: int) -> mpf:
+    """The cache of :func:`lem_a_17`, keyed on validated mpfs (never on raw user input)."""
     return poisson_gaussian_rdp(qv, ratio, a, dps=dps)
 
 
@@ -473,6 +478,7 @@ def thm_5_4_alpha_star(L: Number, n: Number, b: Number, sigma: Number,
     with precision(dps + GUARD_DPS):
         Lv, bv, sv = (_positive(x, k, REF_54) for x, k in ((L, "L"), (b, "b"), (sigma, "sigma")))
         nv = _positive(n, "n", REF_54)
+        require(bv <= nv, "b", b, f"b <= n = {n} (a batch of the dataset)", REF_54)
         out = bv ** 2 * sv ** 2 * mpmath.log(nv / bv) / (16 * Lv ** 2)
     return round_down(out, dps)
 
@@ -490,12 +496,15 @@ def thm_5_4_tbar_min(eta: Number, beta: Number) -> int:
     """
     with precision(60):
         ev, bv = _positive(eta, "eta", REF_54), _positive(beta, "beta", REF_54)
-        x = mpmath.log(2) / (2 * mpmath.log1p(ev * bv))
+        lp = mpmath.log1p(ev * bv)  # not (1 + eta beta)^(2R): 1 + 1e-320 rounds to 1
+        x = mpmath.log(2) / (2 * lp)
+        require(x <= MAX_INTEGER, "eta", eta, f"eta beta large enough that the window "
+                f"(1 + eta beta)^(2R) >= 2 has R <= {MAX_INTEGER}", REF_54)
         r = int(mpmath.ceil(x))
         # guard the ceiling against rounding at an exact integer
-        while (1 + ev * bv) ** (2 * r) < 2:
+        while 2 * r * lp < mpmath.log(2):
             r += 1
-        while r > 1 and (1 + ev * bv) ** (2 * (r - 1)) >= 2:
+        while r > 1 and 2 * (r - 1) * lp >= mpmath.log(2):
             r -= 1
     return max(r, 1)
 
@@ -733,6 +742,8 @@ def eq_23_corrected_sweep(draws: int = 300, seed: int = 0) -> tuple[int, int, mp
     beta, D log-uniform, Tbar the proof's window, and ln(1/delta) = u x the corrected
     threshold with u uniform in (0, 1] (so sigma sqrt(ln(1/delta)/A) < 1 occurs too).
     Returns (draws, draws where (23) holds, min over draws of alpha* - alpha) (20 digits)."""
+    draws = require_integer("draws", draws, REF_54, minimum=1, maximum=10**5)
+    seed = require_integer("seed", seed, REF_54, minimum=0)
     ndraws = require_integer("draws", draws, REF_22, minimum=1)
     rng = np.random.default_rng(seed)
     ok, worst = 0, mpf("inf")

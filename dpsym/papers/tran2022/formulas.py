@@ -28,6 +28,7 @@ import mpmath
 import sympy as sp
 from mpmath import mpf
 
+from dpsym.errors import HypothesisError, require
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, to_mpf
 from dpsym.papers.registry import cite
 
@@ -199,6 +200,13 @@ def evaluate(expr: sp.Expr, values: Mapping[str, Number], dps: int = DEFAULT_DPS
     vals = dict(values)
     with precision(dps + GUARD_DPS):
         num = {k: to_mpf(v, k, cite("tran2022")) for k, v in vals.items()}
+        # The symbols are declared positive (as the paper assumes; 0 is allowed where the
+        # formula stays finite, e.g. L = 0 for a linear loss); a negative value (G = -1,
+        # T = -1e-5) would return a meaningless, even negative, bound.
+        for sym in expr.free_symbols:
+            if sym.name in num and sym.is_positive:
+                require(num[sym.name] >= 0, sym.name, vals[sym.name], f"{sym.name} >= 0",
+                        cite("tran2022"))
         if "lg" not in num and "T" in num:
             num["lg"] = mpmath.log(num["T"], 2)
         if "lgN" not in num and "N" in num:
@@ -209,6 +217,11 @@ def evaluate(expr: sp.Expr, values: Mapping[str, Number], dps: int = DEFAULT_DPS
             raise ValueError(f"values={sorted(vals)} violates 'a value for every symbol' "
                              f"(missing {missing})")
         f = sp.lambdify(free, expr, "mpmath")
-        out = f(*[num[s.name] for s in free])
+        try:
+            out = f(*[num[s.name] for s in free])
+        except ZeroDivisionError:
+            zero = next(s.name for s in free if num[s.name] == 0)
+            raise HypothesisError(zero, vals.get(zero, 0), f"{zero} > 0 (it divides)",
+                                  cite("tran2022")) from None
     with precision(dps):
         return +mpf(out)

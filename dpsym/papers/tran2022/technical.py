@@ -25,6 +25,7 @@ from mpmath import mpf
 from dpsym.errors import require, require_integer
 from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, precision, to_mpf
 from dpsym.papers.registry import cite
+from dpsym.rdp.arb_series import exact_fraction
 
 __all__ = [
     "SumVsBound",
@@ -159,7 +160,7 @@ def prop_16(gamma: Number | Fraction, s: int) -> tuple[Fraction, Fraction]:
     """Proposition 16 for one s, exactly: ``(sum_i b_i gamma^{2 (s mod 2^i)},``
     ``1 + sum_{i=1}^R gamma^{2^i})`` with R = floor(log2 s) (gamma an exact rational)."""
     ref = cite(PAPER, "Prop. 16")
-    g = Fraction(gamma)
+    g = exact_fraction(gamma, "gamma", ref)
     require(0 < g < 1, "gamma", gamma, "0 < gamma < 1", ref)
     s = require_integer("s", s, ref, minimum=1)
     R = s.bit_length() - 1

@@ -237,11 +237,14 @@ def _finite(dps: int) -> Outcome:
     return Outcome("reproduced" if not bad else "failed", f"{n - len(bad)}/{n} finite", None,
                    "Thm 3.3, Thm 3.4, Thm C.9 (both variants) and Wang upper at the corners of "
                    "sigma in [0.5, 200], alpha in (1, 256], q in [1e-8, 0.5] plus interior "
-                   f"points: finite and >= 0 everywhere; failures {bad}")
+                   "points: finite and >= 0 everywhere, and Thms 3.3, 3.4 and Wang's upper "
+                   "bound never below Wang's lower bound (133) at floor(alpha) >= 2; "
+                   f"failures {bad}")
 
 
 ledger.add(
     "sec3/no-nan-on-domain", kind="inequality", ref="Thms 3.3, 3.4, C.9, eq. (127)",
     statement="Every bound is finite (no NaN, no overflow) for sigma in [0.5, 200], "
-              "alpha in (1, 256], q in [1e-8, 0.5].",
+              "alpha in (1, 256], q in [1e-8, 0.5], and no upper bound lies below the "
+              "lower bound (133).",
     check=_finite, code=(_PR + "bounds_finite",), chapter="06_dp_conversion")
