@@ -426,6 +426,7 @@ CASES: dict[str, Call | Exempt] = {
     "dpsym.papers.bok2024.lem_c_11": call("0.01", 1, 10, 5),
     "dpsym.papers.bok2024.mnist_contraction": call("0.01"),
     "dpsym.papers.bok2024.mnist_row": call(50),
+    "dpsym.papers.bok2024.mnist_tables_5_6": exempt(SIMULATION),  # also needs the MNIST files
     "dpsym.papers.bok2024.prop_5_1": call(1, "0.5", "0.5", 1),
     "dpsym.papers.bok2024.pure_dp_dominates_gdp": call(1, 1),
     "dpsym.papers.bok2024.q_ratio": call(1, 100, "0.1", 1, "test"),
