@@ -56,11 +56,25 @@ def _log_binom(n: int, k: int) -> mpf:
     return mpmath.loggamma(n + 1) - mpmath.loggamma(k + 1) - mpmath.loggamma(n - k + 1)
 
 
-def base_rdp(j: Number, sigma: Number) -> mpf:
-    """eps(j) = 2 j / sigma^2, the RDP of the base Gaussian step (128)-(129), at the current
-    precision (mean shift r_t, std sigma r_t / 2)."""
-    s = mpf(sigma)
-    return 2 * mpf(j) / (s * s)
+def _eps(j: int | mpf, s: mpf) -> mpf:
+    """eps(j) = 2 j / sigma^2 of (128)-(129) at the current precision."""
+    return 2 * j / (s * s)
+
+
+def base_rdp(j: Number, sigma: Number, dps: int = DEFAULT_DPS) -> mpf:
+    """eps(j) = 2 j / sigma^2, the RDP of order j of the base Gaussian step (128)-(129)
+    (mean shift r_t, std sigma r_t / 2), rounded up to ``dps`` digits.
+
+    >>> from dpsym.numerics import nstr
+    >>> nstr(base_rdp(2, "0.7", dps=30), 25)
+    '8.163265306122448979591837'
+    """
+    ref = REF + ", eqs. (128)-(129)"
+    with precision(dps + GUARD_DPS):
+        jv, s = to_mpf(j, "j", ref), to_mpf(sigma, "sigma", ref)
+        require(s > 0, "sigma", sigma, "sigma > 0", ref)
+        out = _eps(jv, s)
+    return round_up(out, dps)
 
 
 def _k_int(a: int, s: mpf, qv: mpf) -> mpf:
@@ -69,7 +83,7 @@ def _k_int(a: int, s: mpf, qv: mpf) -> mpf:
         return mpf(0)
 
     def eps(j: int) -> mpf:
-        return base_rdp(j, s)
+        return _eps(j, s)
 
     logq = mpmath.log(qv)
     terms = [mpmath.log(2) + 2 * logq + mpmath.log(a) + mpmath.log(a - 1)
@@ -134,7 +148,7 @@ def wang_lower_rdp(alpha: int, sigma: Number, q: Number, *, steps: int = 1,
         r = qv / (1 - qv)
         logr = mpmath.log(r)
         terms = [mpf(0), mpmath.log(a) + logr]
-        terms += [_log_binom(a, j) + j * logr + (j - 1) * base_rdp(j, s)
+        terms += [_log_binom(a, j) + j * logr + (j - 1) * _eps(j, s)
                   for j in range(2, a + 1)]
         out = t * (a * mpmath.log1p(-qv) + logsumexp(terms)) / (a - 1)
     return round_down(out, dps)

@@ -538,8 +538,10 @@ def descent_ascent_stress_test(eta: float = 0.3, b: float = 2.0, *, pairs: int =
     # twins are the same expressions through numpy.vectorize
     da = descent_ascent(repr(eta), repr(L), repr(beta))
     lip = da.lipschitz
-    phi_da = np.vectorize(lambda v: float(da(repr(float(v)))))(delta)
-    phi_lip = np.vectorize(lambda v: float(lip(repr(float(v)))))(delta)
+    # Modulus.__call__ works at the working precision: set it, not the caller's
+    with precision(DEFAULT_DPS):
+        phi_da = np.vectorize(lambda v: float(da(repr(float(v)))))(delta)
+        phi_lip = np.vectorize(lambda v: float(lip(repr(float(v)))))(delta)
     reports = []
     for kind, phi in (("descent_ascent", phi_da), ("lipschitz", phi_lip)):
         ratio = num / phi

@@ -176,8 +176,8 @@ def _seq(name: str, xs: Sequence[Number] | Number, ref: str) -> tuple[mpf, ...]:
     return tuple(to_mpf(x, f"{name}[{i}]", ref) for i, x in enumerate(xs))
 
 
-def shift_problem(D: Number, c: Sequence[Number], h: Sequence[Number],
-                  sigma2: Sequence[Number], ref: str = REF_THM) -> ShiftProblem:
+def _shift_problem(D: Number, c: Sequence[Number], h: Sequence[Number],
+                   sigma2: Sequence[Number], ref: str = REF_THM) -> ShiftProblem:
     """Coerce and validate the data of (P) at the current precision (Thm 3.4's hypotheses:
     ``D > 0``, ``c_t > 0``, ``h_t >= 0``, ``sigma_t^2 > 0``, equal lengths ``T >= 1``)."""
     Dv = to_mpf(D, "D", ref)
@@ -193,6 +193,16 @@ def shift_problem(D: Number, c: Sequence[Number], h: Sequence[Number],
     for i, v in enumerate(ss):
         require(v > 0, f"sigma2[{i}]", v, "sigma_t^2 > 0", ref)
     return ShiftProblem(Dv, cs, hs, ss)
+
+
+def shift_problem(D: Number, c: Sequence[Number], h: Sequence[Number],
+                  sigma2: Sequence[Number], ref: str = REF_THM,
+                  dps: int = DEFAULT_DPS) -> ShiftProblem:
+    """The validated data of (P) (Thm 3.4's hypotheses: ``D > 0``, ``c_t > 0``,
+    ``h_t >= 0``, ``sigma_t^2 > 0``, equal lengths ``T >= 1``), converted at ``dps``
+    digits.  Its :meth:`ShiftProblem.phi` computes at the caller's precision."""
+    with precision(dps):
+        return _shift_problem(D, c, h, sigma2, ref)
 
 
 # --- the closed form, once, in any arithmetic (mpmath numbers or sympy symbols) ----------
@@ -261,7 +271,7 @@ def optimal_shifts(D: Number, c: Sequence[Number], h: Sequence[Number],
     (['0.33333', '0.33333', '0.33333'], '0.33333')
     """
     with precision(dps + GUARD_DPS):
-        pr = shift_problem(D, c, h, sigma2, REF_LEM)
+        pr = _shift_problem(D, c, h, sigma2, REF_LEM)
         P = _products(pr.c)
         W = _weights(P, pr.sigma2)
         u = _recursion(pr.D, pr.c, pr.h, W, mpmath.sqrt)
@@ -289,7 +299,7 @@ def optimal_value(D: Number, c: Sequence[Number], h: Sequence[Number],
     '0.125'
     """
     with precision(dps + GUARD_DPS):
-        pr = shift_problem(D, c, h, sigma2, REF_THM)
+        pr = _shift_problem(D, c, h, sigma2, REF_THM)
         P = _products(pr.c)
         value = _theorem_3_4(pr.D, pr.h, P, _weights(P, pr.sigma2))
     return round_up(value, dps)
@@ -319,7 +329,7 @@ def objective(u: Sequence[Number], D: Number, c: Sequence[Number], h: Sequence[N
     '5.0'
     """
     with precision(dps + GUARD_DPS):
-        pr = shift_problem(D, c, h, sigma2, REF_P)
+        pr = _shift_problem(D, c, h, sigma2, REF_P)
         e = _objective(_full_u(pr, u), pr.c, pr.h, pr.sigma2, mpmath.sqrt)
     with precision(dps):
         return +e
@@ -349,7 +359,7 @@ def objective_gradient(u: Sequence[Number], D: Number, c: Sequence[Number],
                        dps: int = DEFAULT_DPS) -> list[mpf]:
     """``grad E(u)`` in ``(u_1..u_{T-1})``; its components are eq. (5) times 2/(s_{t-1} s_t)."""
     with precision(dps + GUARD_DPS):
-        pr = shift_problem(D, c, h, sigma2, REF_P)
+        pr = _shift_problem(D, c, h, sigma2, REF_P)
         g, _ = _grad_hess(pr, _full_u(pr, u))
     with precision(dps):
         return [+v for v in g]
@@ -360,7 +370,7 @@ def objective_hessian(u: Sequence[Number], D: Number, c: Sequence[Number],
                       dps: int = DEFAULT_DPS) -> mpmath.matrix:
     """``Hess E(u)`` (tridiagonal, (T-1)x(T-1)); Appendix B: PSD on the feasible set only."""
     with precision(dps + GUARD_DPS):
-        pr = shift_problem(D, c, h, sigma2, REF_P)
+        pr = _shift_problem(D, c, h, sigma2, REF_P)
         _, H = _grad_hess(pr, _full_u(pr, u))
     with precision(dps):
         return H * 1
@@ -371,7 +381,7 @@ def u_to_a(u: Sequence[Number], D: Number, c: Sequence[Number], h: Sequence[Numb
     """Shifts ``a_t = phi_{t-1}(u_{t-1}) - u_t``, t = 1..T, from ``u`` (Section 3.1)."""
     T = len(c)
     with precision(dps + GUARD_DPS):
-        pr = shift_problem(D, c, h, [1] * T, REF_P)
+        pr = _shift_problem(D, c, h, [1] * T, REF_P)
         x = _full_u(pr, u)
         a = [pr.phi(t - 1, x[t - 1]) - x[t] for t in range(1, T + 1)]
     with precision(dps):
@@ -387,7 +397,7 @@ def shifted_distances(a: Sequence[Number], D: Number, c: Sequence[Number],
     """
     T = len(c)
     with precision(dps + GUARD_DPS):
-        pr = shift_problem(D, c, h, [1] * T, REF_33)
+        pr = _shift_problem(D, c, h, [1] * T, REF_33)
         av = _seq("a", a, REF_33)
         require(len(av) == T, "a", a, f"length T = {T}", REF_33)
         out = []
@@ -491,7 +501,7 @@ def solve_numeric(D: Number, c: Sequence[Number], h: Sequence[Number], sigma2: S
 
     starts = require_integer("starts", starts, REF_P, minimum=1)
     with precision(dps + GUARD_DPS):
-        pr = shift_problem(D, c, h, sigma2, REF_P)
+        pr = _shift_problem(D, c, h, sigma2, REF_P)
     T = pr.T
     if T == 1:
         with precision(dps):

@@ -84,7 +84,9 @@ def chi_k_gaussian(d: Number, k: Number, dps: int = 30) -> mpf:
         return mpf(1)
     if dv == 0:
         return mpf(0)
-    return B_abs_moment(2 / dv, kv, dps=dps)
+    with precision(dps + GUARD_DPS):
+        sigma = 2 / dv
+    return B_abs_moment(sigma, kv, dps=dps)
 
 
 def _chi_float(d: float, k: float) -> float:

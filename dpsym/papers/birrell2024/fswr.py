@@ -446,7 +446,8 @@ def eq_126_as_printed(alpha: int, sigma: Number, B: int, N: int, index_sets: obj
     with precision(dps + GUARD_DPS):
         s = to_mpf(sigma, "sigma", ref)
         require(s > 0, "sigma", sigma, "sigma > 0", ref)
-    lf = log_F(a, 1 / s, B, N, index_sets=index_sets, dps=dps + GUARD_DPS)
+        s_inv = 1 / s
+    lf = log_F(a, s_inv, B, N, index_sets=index_sets, dps=dps + GUARD_DPS)
     with precision(dps + GUARD_DPS):
         out = lf / mpmath.log(10) - mpmath.log10(a - 1)
     with precision(dps):
@@ -474,8 +475,9 @@ def eq_110_check(B: int = BATCH, D: int = D_SIZE, K: int | None = None,
     B = require_integer("B", B, ref, minimum=1)
     D = require_integer("D", D, ref, minimum=B)
     k = B if K is None else K
-    return Eq110Check(B, D, k, q_tilde(B, D, K=k, dps=dps), q_tilde(B, D + 1, K=k, dps=dps),
-                      mpf(B) / D)
+    with precision(dps):
+        q = mpf(B) / D
+    return Eq110Check(B, D, k, q_tilde(B, D, K=k, dps=dps), q_tilde(B, D + 1, K=k, dps=dps), q)
 
 
 @functools.cache

@@ -31,7 +31,7 @@ import numpy as np
 from mpmath import mpf
 
 from dpsym.errors import require, require_dps, require_integer
-from dpsym.numerics import DEFAULT_DPS, Number, nstr, precision, to_mpf
+from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, nstr, precision, to_mpf
 from dpsym.papers.birrell2024.add_remove import SIGMA, T_EPOCHS_250, Q, thm_3_3
 from dpsym.papers.birrell2024.replace_one import ALPHAS_FIG3, eps_over_grid, eq_65, thm_3_4
 from dpsym.papers.registry import cite
@@ -171,17 +171,20 @@ def thm_c_9_step_scan(k: int, variant: str = "paper", sigmas: Sequence[Number] =
     worst = (mpf(-1), ())
     for s in sigmas:
         for a in alphas:
-            bound = (F_tilde(a, 2 * mpf(s), k, dps=dps) if variant == "paper"
+            with precision(dps + GUARD_DPS):
+                s2 = 2 * to_mpf(s, "sigma", ref)
+            bound = (F_tilde(a, s2, k, dps=dps) if variant == "paper"
                      else F_tilde_poisson_conservative(a, s, k, dps=dps))
             for i in range(norms):
                 for j in range(norms):
-                    r1, r2 = mpf(i) / (2 * (norms - 1)), mpf(j) / (2 * (norms - 1))
+                    with precision(dps):
+                        r1, r2 = mpf(i) / (2 * (norms - 1)), mpf(j) / (2 * (norms - 1))
                     for t in range(angles):
                         with precision(dps):
                             ang = mpmath.pi * t / (angles - 1)
-                        v = abs(eq_65(k, a, s, r1, r2, ang, dps=dps))
+                        v = eq_65(k, a, s, r1, r2, ang, dps=dps)
                         with precision(dps):
-                            ratio = v / bound
+                            ratio = abs(v) / bound
                         if ratio > worst[0]:
                             where = (s, a, nstr(r1, 2), nstr(r2, 2), 180 * t // (angles - 1))
                             worst = (ratio, where)

@@ -272,9 +272,9 @@ def eq_83_domination(ks: Sequence[int] = (3, 4, 5), sigmas: Sequence[Number] = (
             for a in alphas:
                 bound = F_tilde(a, s, k, dps=dps)
                 for r1, r2, ph in pairs:
-                    v = abs(eq_65(k, a, s, r1, r2, ph, dps=dps))
+                    v = eq_65(k, a, s, r1, r2, ph, dps=dps)
                     with precision(dps):
-                        ratio = v / bound
+                        ratio = abs(v) / bound
                     if ratio > worst[0]:
                         worst = (ratio, k, s, a)
     return worst

@@ -239,7 +239,8 @@ def rem_5_3_montecarlo(L: float = 1.0, m: float = 1.0, eta: float = 0.05, t: int
     t = require_integer("t", t, _mc, minimum=1, maximum=10**5)
     n = require_integer("n", n, _mc, minimum=2, maximum=10**7)
     seed = require_integer("seed", seed, _mc, minimum=0)
-    L, m, eta = (float(to_mpf(x, k, _mc)) for x, k in ((L, "L"), (m, "m"), (eta, "eta")))
+    with precision(DEFAULT_DPS):  # a float input converts exactly, a string once
+        L, m, eta = [float(to_mpf(x, k, _mc)) for x, k in ((L, "L"), (m, "m"), (eta, "eta"))]
     require(L >= 0 and m > 0 and 0 < eta * m < 1, "eta", eta, "L >= 0, m > 0, 0 < eta m < 1",
             _mc)
     out = thm_4_2_montecarlo(c=1 - eta * m, s=eta * L, sigma=float(np.sqrt(2 * eta)), t=t, n=n,

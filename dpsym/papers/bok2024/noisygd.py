@@ -313,7 +313,8 @@ def thm_4_2_montecarlo(c: float = 0.9, s: float = 0.1, sigma: float = 1.0, t: in
     t = require_integer("t", t, _mc, minimum=1, maximum=10**5)
     n = require_integer("n", n, _mc, minimum=2, maximum=10**7)
     seed = require_integer("seed", seed, _mc, minimum=0)
-    c, s, sigma = (float(to_mpf(x, k, _mc)) for x, k in ((c, "c"), (s, "s"), (sigma, "sigma")))
+    with precision(DEFAULT_DPS):  # a float input converts exactly, a string once
+        c, s, sigma = [float(to_mpf(x, k, _mc)) for x, k in ((c, "c"), (s, "s"), (sigma, "sigma"))]
     require(0 <= c < 1, "c", c, "0 <= c < 1", _mc)
     require(s >= 0, "s", s, "s >= 0", _mc)
     require(sigma > 0, "sigma", sigma, "sigma > 0", _mc)

@@ -43,7 +43,7 @@ from dpsym.fdp.clt import clt_K_symbolic
 from dpsym.fdp.duality import tradeoff_interval
 from dpsym.fdp.prv import CpGaussianPRV
 from dpsym.fdp.symbolic import Derivation, std_normal_cdf
-from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, Phi, precision, to_mpf
+from dpsym.numerics import DEFAULT_DPS, GUARD_DPS, Number, Phi, precision, round_up, to_mpf
 from dpsym.papers.bok2024.noisysgd import NoisySGDTradeoff
 from dpsym.papers.registry import cite
 from dpsym.pld import Factor, GaussianPair, certify_delta, certify_epsilon
@@ -437,7 +437,10 @@ def clt_check(p: Number, mu: Number, t: int, delta: Number = "1e-5", width: floa
     form, with L/(b sigma) = mu and b/n = p)."""
     from dpsym.fdp import clt_mu, gdp_epsilon
 
-    f = NoisySGDTradeoff(to_mpf(p, "p"), mpf(0), ((to_mpf(mu, "mu"), t),), "C_p(G(mu))^t")
+    with precision(dps + GUARD_DPS):
+        pv, mv = to_mpf(p, "p"), to_mpf(mu, "mu")
+    # rounded up at dps, as every NoisySGDTradeoff is
+    f = NoisySGDTradeoff(round_up(pv, dps), mpf(0), ((round_up(mv, dps), t),), "C_p(G(mu))^t")
     m = clt_mu(p, mu, t, dps=dps)
     return CLTCheck(f.p, f.factors[0][0], t, m, gdp_epsilon(m, delta, dps=dps),
                     noisysgd_epsilon_interval(f, delta, width=width))
@@ -568,7 +571,10 @@ def thm_4_8_certified_curves(points: int = 121) -> dict[int, dict[str, np.ndarra
     out = {}
     for E in s["epochs"]:
         t = s["l"] * E
-        f = NoisySGDTradeoff(mpf(s["p"]), mpf(0), ((mpf(s["mu"]), t),), f"Thm 4.8, E = {E}")
+        with precision(DEFAULT_DPS + GUARD_DPS):
+            pv, mv = to_mpf(s["p"], "p"), to_mpf(s["mu"], "mu")
+        f = NoisySGDTradeoff(round_up(pv, DEFAULT_DPS), mpf(0), ((round_up(mv, DEFAULT_DPS), t),),
+                             f"Thm 4.8, E = {E}")
         lo, hi = noisysgd_tradeoff_interval(f, xs, rel_width=3e-2)
         mu = clt_mu(s["p"], s["mu"], t, dps=20)
         out[E] = {"x": xs, "lower": lo, "upper": hi, "clt": Gaussian(mu).vectorized(xs)}

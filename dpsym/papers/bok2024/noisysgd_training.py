@@ -36,6 +36,7 @@ from dpsym.experiments.private_training import (
     train_runs,
 )
 from dpsym.fdp import gdp_epsilon
+from dpsym.numerics import precision
 from dpsym.papers.bok2024.noisycgd import thm_4_4, thm_4_5
 from dpsym.papers.bok2024.noisysgd import thm_4_8
 from dpsym.papers.bok2024.noisysgd_accounting import noisysgd_epsilon_interval
@@ -94,7 +95,9 @@ def accountant_epsilon(algorithm: str, accountant: str, config: TrainingConfig, 
         raise ValueError(f"(algorithm, accountant)={(algorithm, accountant)} violates "
                          f"one of {ACCOUNTANTS} ({ref})")
     eps = gdp_epsilon(mu, delta, dps=30)
-    return float(eps), float(eps + mpf(10) ** -15)
+    with precision(30):
+        up = eps + mpf(10) ** -15
+    return float(eps), float(up)
 
 
 def max_epochs(algorithm: str, accountant: str, config: TrainingConfig, n: int, budget: str,

@@ -251,7 +251,8 @@ def sec_3_1_nonconvex_feasible_set(dps: int = DEFAULT_DPS) -> tuple[bool, bool, 
     midpoint in R, the midpoint's excess ``u_2 - phi_1(u_1)``)."""
     f = FIGURE_2
     with precision(dps + GUARD_DPS):
-        pr = pabi.shift_problem(f["D"], f["c"], f["h"], f["sigma2"])
+        pr = pabi.shift_problem(f["D"], f["c"], f["h"], f["sigma2"],
+                                dps=dps + GUARD_DPS)
 
         def feasible(u: tuple[mpf, mpf]) -> bool:
             return 0 <= u[0] <= pr.phi(0, pr.D) and 0 <= u[1] <= pr.phi(1, u[0])
@@ -483,7 +484,8 @@ def naive_schedules(D: Number, c: Sequence[Number], h: Sequence[Number],
     """
     T = len(c)
     with precision(dps + GUARD_DPS):
-        pr = pabi.shift_problem(D, c, h, [1] * T, cite(PAPER, "problem (P)"))
+        pr = pabi.shift_problem(D, c, h, [1] * T, cite(PAPER, "problem (P)"),
+                                dps=dps + GUARD_DPS)
         lin, last = [pr.D], [pr.D]
         for t in range(1, T):
             lin.append(min(pr.D * (T - t) / T, pr.phi(t - 1, lin[-1])))

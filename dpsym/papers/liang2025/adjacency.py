@@ -255,8 +255,9 @@ def lemma_a12_both_orders(q: Number, s: Number, *, orders: tuple[int, ...] | Non
         with precision(dps + GUARD_DPS):
             qv, sv = to_mpf(q, "q", ref), to_mpf(s, "s", ref)
             bound = mpf(_a12_fn()(a, qv, sv))
-        first = mixture_first(a, qv, 1 / sv, dps=dps)
-        second = mixture_second(a, qv, 1 / sv, dps=dps)
+            inv = 1 / sv
+        first = mixture_first(a, qv, inv, dps=dps)
+        second = mixture_second(a, qv, inv, dps=dps)
         out.append(SgmBothOrders(a, qv, sv, a_star, bound, first, second))
     return tuple(out)
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, replace
+from fractions import Fraction
 
 import numpy as np
 from mpmath import mpf
@@ -35,7 +36,7 @@ from dpsym.experiments.membership_audit import (
     per_example_losses,
     train,
 )
-from dpsym.numerics import nstr
+from dpsym.numerics import nstr, precision, to_mpf
 from dpsym.papers.liang2025.closed_forms import dp_epsilon, rho_dc, rho_gc, t_star
 from dpsym.papers.liang2025.printed import SEC_4
 from dpsym.papers.liang2025.refined import refined_bound
@@ -110,8 +111,9 @@ def figure_2_setting(*, L: str = "0.1", epochs: tuple[int, ...] = (1, 50, 400, 1
             for E in epochs:
                 rho = min(rho_gc(T=per_epoch * E, n=n, b=b, C=C, sigma=sigma, dps=dps), rdc)
                 eps[E] = dp_epsilon(rho, delta, dps=dps)[0]
-            rows.append(Fig2Row(b, D, mpf(L), rdc, ts, ts / per_epoch, eps,
-                                mpf(b) * mpf(sigma) / mpf(C)))
+            with precision(dps):
+                rows.append(Fig2Row(b, D, to_mpf(L, "L"), rdc, ts, ts / per_epoch, eps,
+                                    b * to_mpf(sigma, "sigma") / to_mpf(C, "C")))
     return rows
 
 
@@ -131,8 +133,9 @@ def accountant_epsilon(run: RunConfig, delta: float, dps: int = 20) -> mpf:
     (MTZ19) composed over T steps, noise multiplier ``b sigma / C``, converted by Balle et
     al. 2020 over :data:`AUDIT_ORDERS` (rounded up).  Valid for both adjacency orders and
     any loss; the projection is post-processing."""
-    q = mpf(run.b) / run.n
-    z = mpf(run.b) * mpf(run.sigma) / mpf(run.C)
+    # exact rationals (floats by their binary value): the accountant converts them itself
+    q = Fraction(run.b, run.n)
+    z = run.b * Fraction(run.sigma) / Fraction(run.C)
     rdp = [poisson_gaussian_rdp(q, z, a, steps=run.T, dps=dps) for a in AUDIT_ORDERS]
     return rdp_to_epsilon(AUDIT_ORDERS, rdp, delta, dps=dps)[0]
 

@@ -22,12 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
 
-import mpmath
 import numpy as np
 import sympy as sp
-from mpmath import mpf
 
 from dpsym.aggregation import prefix_noise_variance
 from dpsym.numerics import nstr
@@ -72,9 +71,9 @@ class NoiseSweep:
 
 
 def _alg1_std(N: int, d: int, eps: float, G: float) -> tuple[int, float, float]:
-    delta = mpf(N) ** -2
+    delta = Fraction(1, N * N)  # exact: converted by each callee at its own precision
     p = dp_nsgd.thm_6_parameters(N, eps, delta, d, dps=20)
-    T = int(mpmath.floor(p.T))
+    T = int(p.T)  # exact floor (T > 0); mpmath.floor rounds to the working precision
     alpha = float(p.alpha) * float(p.T) / T  # the formula's alpha at the integer T
     V = dp_nsgd.alg_1_V(N, T)
     s = float(dp_nsgd.alg_1_node_std(alpha, G, p.sigma, V, dps=20))
@@ -84,8 +83,8 @@ def _alg1_std(N: int, d: int, eps: float, G: float) -> tuple[int, float, float]:
 
 
 def _alg2_std(N: int, d: int, eps: float, G: float, L: float) -> tuple[int, float, float]:
-    delta = mpf(N) ** -2
-    T = int(mpmath.floor(sr.thm_9_parameters(N, eps, d, dps=20).T))
+    delta = Fraction(1, N * N)  # exact: converted by each callee at its own precision
+    T = int(sr.thm_9_parameters(N, eps, d, dps=20).T)  # exact floor (T > 0)
     p = sr.thm_9_parameters(N, eps, d, T=T, dps=20)
     sigma = sr.thm_8_sigma(eps, delta, dps=20)
     var = sr.alg_2_noise_variance(T, N, T, p.alpha, p.gamma, sigma, G, L, p.eta, float64=True)
@@ -204,16 +203,16 @@ def smoke_run(algorithm: int, N: int, d: int = 5, eps: float = 1.0, seed: int = 
               fixed_permutation: bool = True, noise: bool = True) -> SmokeRun:
     """Run Algorithm 1 (Thm 6's parameters) or Algorithm 2 (Thm 9's) once, delta = N^-2."""
     data = robust_regression(N, d, seed=seed)
-    delta = mpf(N) ** -2
+    delta = Fraction(1, N * N)  # exact: converted by each callee at its own precision
     w1 = np.zeros(d)
     if algorithm == 1:
         p = dp_nsgd.thm_6_parameters(N, eps, delta, d, dps=20)
-        T = int(mpmath.floor(p.T))
+        T = int(p.T)  # exact floor (T > 0); mpmath.floor rounds to the working precision
         run = dp_nsgd.alg_1(data.grad, N, T, w1, float(p.eta), float(p.alpha) * float(p.T) / T,
                             float(p.sigma), data.G, seed=seed + 1)
         ws, recon, evals = run.w, None, T
     elif algorithm == 2:
-        T = int(mpmath.floor(sr.thm_9_parameters(N, eps, d, dps=20).T))
+        T = int(sr.thm_9_parameters(N, eps, d, dps=20).T)  # exact floor (T > 0)
         p = sr.thm_9_parameters(N, eps, d, T=T, dps=20)
         sigma = float(sr.thm_8_sigma(eps, delta, dps=20))
         run2 = sr.alg_2(data.grad, N, T, w1, float(p.eta), float(p.alpha), float(p.gamma),

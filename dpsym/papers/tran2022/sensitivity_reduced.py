@@ -402,7 +402,11 @@ def thm_9_parameters(N: Number, eps: Number, d: Number, T: Number | None = None,
                      dps: int = DEFAULT_DPS) -> Thm9Parameters:
     """Theorem 9's parameters; an integer ``T`` (e.g. the floor) evaluates alpha, eta there."""
     vals = {"N": N, "epsilon": eps, "d": d}
-    TT = fm.evaluate(fm.THM_9_T, vals, dps=dps) if T is None else to_mpf(T)
+    if T is None:
+        TT = fm.evaluate(fm.THM_9_T, vals, dps=dps)
+    else:
+        with precision(dps):
+            TT = to_mpf(T, "T", _ref("Thm 9"))
     vals["T"] = TT
     eta = fm.evaluate(fm.ETA, vals, dps=dps)
     return Thm9Parameters(TT, eta, fm.evaluate(fm.GAMMA_9.subs(fm.eta, fm.ETA), vals, dps=dps),

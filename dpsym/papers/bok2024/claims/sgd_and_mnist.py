@@ -164,4 +164,4 @@ for _E in mnist.MNIST["epochs"]:
 
 from dpsym.papers.bok2024 import authors_code  # noqa: E402  (after the chapter's own rows)
 
-authors_code.register_claims(ledger, chapter="10_errata_and_summary")
+authors_code.register_claims(ledger, chapter="14_errata_and_summary")
