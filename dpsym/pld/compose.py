@@ -267,7 +267,9 @@ def _certify(
         hi = max(r[1] for r in res if r is not None)
         goal = width * float(hi) if relative else width
         if hi - lo <= goal:
-            return PLDInterval(target, mpf(given.numerator) / given.denominator, lo, hi,
+            with mpmath.workdps(50):  # a record of the given value, whatever the context
+                shown = mpf(given.numerator) / given.denominator
+            return PLDInterval(target, shown, lo, hi,
                                info, time.process_time() - t0,
                                [c for c in kept if c is not None])
         todo = set()

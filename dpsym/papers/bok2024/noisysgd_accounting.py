@@ -511,7 +511,9 @@ def figure_10_values(b_over_n: str, L_over_b: str, eta: str | None = None, t: in
     from dpsym.papers.bok2024.noisysgd import thm_4_10
 
     f = FIGURE_10
-    n = 1 / mpf(b_over_n)
+    with precision(dps + GUARD_DPS):  # b/n and L/b are decimal strings: convert at our precision
+        n = 1 / mpf(b_over_n)
+        ratio = mpf(L_over_b) / f["sigma"]
     ours = {}
     for e in (f["etas"] if eta is None else (eta,)):
         best = None
@@ -521,7 +523,7 @@ def figure_10_values(b_over_n: str, L_over_b: str, eta: str | None = None, t: in
             if best is None or mu < best[0]:
                 best = (mu, k)
         ours[e] = best
-    comp = {tt: clt_mu(b_over_n, mpf(L_over_b) / f["sigma"], tt, dps=dps)
+    comp = {tt: clt_mu(b_over_n, ratio, tt, dps=dps)
             for tt in (f["ts"] if t is None else (t,))}
     return {"ours": ours, "composition": comp}
 
@@ -538,7 +540,8 @@ def figure_10_certified(b_over_n: str, L_over_b: str, points: int = 101
 
     f = FIGURE_10
     xs = np.linspace(0, 1, points)
-    n = 1 / mpf(b_over_n)
+    with precision(DEFAULT_DPS):
+        n = 1 / mpf(b_over_n)
     e, tt = f["certified_eta"], f["certified_t"]
     vals = figure_10_values(b_over_n, L_over_b, eta=e, t=tt, dps=15)
     mu_ours, k = vals["ours"][e]
