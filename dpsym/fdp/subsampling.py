@@ -43,7 +43,7 @@ alpha_2) to (alpha_2, alpha_1), and the mirror image f_p^-1 on [alpha_2, 1] (Bok
 ...     x = closed.alpha_2 + mpf("0.1")
 ...     lo, hi = env.bounds(x)
 ...     print(nstr(closed(x), 12), lo <= closed(x) <= hi, float(env.omega) < 1e-3)
-0.302824991657 True True
+0.0286427228383 True True
 """
 
 from __future__ import annotations
